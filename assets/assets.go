@@ -1,0 +1,23 @@
+// Package assets holds the built runtime bundle embedded into every pybox
+// binary: the CPython interpreter compiled to wasm32-wasi, its standard library
+// as .pyc files and bundled site-packages, in one zstd-compressed tar.
+//
+// The bundle is produced by scripts/build-runtime.sh from Debian source
+// packages and committed here so that users and CI never rebuild it.
+// runtime-manifest.json records versions, flags, sizes and checksums.
+//
+// This package only carries bytes; packages.Load decodes them.
+package assets
+
+import _ "embed"
+
+// Runtime is the zstd-compressed tar of the runtime bundle.
+//
+//go:embed runtime.tar.zst
+var Runtime []byte
+
+// Manifest is the JSON manifest written by scripts/build-runtime.sh; the same
+// document is also inside the bundle as manifest.json.
+//
+//go:embed runtime-manifest.json
+var Manifest []byte

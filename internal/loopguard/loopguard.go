@@ -1,0 +1,1204 @@
+// Package loopguard rewrites a WebAssembly binary so that a guest stuck in a
+// loop can be stopped by the host.
+//
+// pybox runs CPython compiled to wasm32-wasi inside wazero. A guest that spins
+// in a C loop never returns to the host, so context cancellation cannot reach
+// it unless the runtime is built with wazero's WithCloseOnContextDone, which
+// makes every guest call 3-4x slower. Instead, Instrument adds one exported,
+// mutable i32 global (by default named "pybox_loop_kill", initial value 0) to
+// the module and inserts, at the start of the body of every loop instruction
+// of every function body,
+//
+//	global.get $pybox_loop_kill
+//	if
+//	  unreachable
+//	end
+//
+// The sequence is stack neutral, so it is valid in any loop, including loops
+// with parameters (multi-value). When the host sets the global to a non-zero
+// value from another goroutine, for example with
+//
+//	mod.ExportedGlobal("pybox_loop_kill").(api.MutableGlobal).Set(1)
+//
+// the next loop iteration anywhere in the guest traps ("unreachable") and the
+// wasm call that is in progress returns an error to the host.
+//
+// Limitations: only loops are guarded. A guest blocked inside a host function
+// (a WASI call) stops when that call returns to a loop; unbounded recursion
+// without loops is not stopped (it ends with a stack overflow trap instead);
+// the trap leaves the guest's memory in whatever state it was in, so a killed
+// module instance must be discarded, not reused.
+//
+// Instrument decodes every function body instruction by instruction (the
+// byte 0x03 of the loop opcode also occurs inside immediates, so scanning for
+// it is not an option). It understands the WebAssembly 2.0 instruction set
+// (MVP, sign extension, non-trapping float-to-int conversion, bulk memory,
+// reference types, multi-value, fixed-width SIMD) plus relaxed SIMD, threads
+// (atomics), tail calls, typed function references, exception handling (both
+// the legacy try/catch/delegate encoding and try_table), multi-memory memargs
+// and memory64 limits. Anything else is reported as an error that names the
+// function index and the byte offset in the input rather than producing a
+// corrupt module. Sections that the pass does not need to change are copied
+// byte for byte and kept in their original order.
+package loopguard
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// DefaultGlobalName is the export name of the kill-switch global that
+// Instrument adds when Options.GlobalName is empty. The host looks the global
+// up by this name to stop the guest.
+const DefaultGlobalName = "pybox_loop_kill"
+
+// Options controls Instrument.
+type Options struct {
+	// GlobalName is the export name of the added mutable i32 global; empty
+	// means DefaultGlobalName. It must not already be an export name of the
+	// module, since export names have to be unique.
+	GlobalName string
+
+	// SkipFunctions lists function names, as recorded in the "name" custom
+	// section (function names subsection), whose loops are not instrumented,
+	// for example hot loops that are known to terminate and where the check
+	// costs too much. Names match exactly; every name must match at least one
+	// function, so that a typo does not silently leave a function guarded or
+	// unguarded. A non-empty list requires a name section.
+	SkipFunctions []string
+
+	// StripCustomSections drops every custom section (name, producers,
+	// target_features, DWARF .debug_* ...) from the output. It is required
+	// when the module carries debug information: DWARF refers to code byte
+	// offsets, which the inserted instructions shift.
+	StripCustomSections bool
+}
+
+// Stats describes what Instrument did.
+type Stats struct {
+	// Functions is the number of function bodies (defined, not imported,
+	// functions) in the module.
+	Functions int
+	// InstrumentedFunctions is the number of function bodies into which at
+	// least one check was inserted.
+	InstrumentedFunctions int
+	// Loops is the number of loop instructions that received a check.
+	Loops int
+	// Global is the index, in the module's global index space (imported
+	// globals first, then defined globals), of the added kill-switch global.
+	Global uint32
+}
+
+// Section ids of the WebAssembly binary format.
+const (
+	secCustom    = 0
+	secType      = 1
+	secImport    = 2
+	secFunction  = 3
+	secTable     = 4
+	secMemory    = 5
+	secGlobal    = 6
+	secExport    = 7
+	secStart     = 8
+	secElement   = 9
+	secCode      = 10
+	secData      = 11
+	secDataCount = 12
+	secTag       = 13 // exception handling
+)
+
+// sectionRank gives the position at which a non-custom section must appear;
+// 0 marks a custom section and -1 an unknown id.
+var sectionRank = [...]int{
+	secCustom:    0,
+	secType:      1,
+	secImport:    2,
+	secFunction:  3,
+	secTable:     4,
+	secMemory:    5,
+	secTag:       6,
+	secGlobal:    7,
+	secExport:    8,
+	secStart:     9,
+	secElement:   10,
+	secDataCount: 11,
+	secCode:      12,
+	secData:      13,
+}
+
+var sectionNames = [...]string{
+	secCustom:    "custom",
+	secType:      "type",
+	secImport:    "import",
+	secFunction:  "function",
+	secTable:     "table",
+	secMemory:    "memory",
+	secGlobal:    "global",
+	secExport:    "export",
+	secStart:     "start",
+	secElement:   "element",
+	secCode:      "code",
+	secData:      "data",
+	secDataCount: "datacount",
+	secTag:       "tag",
+}
+
+// section is one section of the input, or one added by Instrument.
+type section struct {
+	id      byte
+	name    string // custom sections only
+	payload []byte // original payload (for custom sections including the name)
+	start   int    // offset of payload in the input
+	out     []byte // replacement payload; nil keeps payload
+}
+
+func (s *section) bytes() []byte {
+	if s.out != nil {
+		return s.out
+	}
+	return s.payload
+}
+
+// Instrument returns a copy of the wasm module in which every loop checks the
+// kill-switch global described in the package documentation, together with
+// statistics about the rewrite. The input is not modified. It returns an
+// error, and no module, when the input is not a well-formed core module, uses
+// an instruction the decoder does not know (naming the function index and
+// the byte offset), already exports the global's name, carries debug
+// information while Options.StripCustomSections is false, or when
+// Options.SkipFunctions cannot be resolved.
+func Instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
+	out, st, err := instrument(wasm, opts)
+	if err != nil {
+		return nil, Stats{}, fmt.Errorf("loopguard: %w", err)
+	}
+	return out, st, nil
+}
+
+var wasmMagic = []byte{0x00, 0x61, 0x73, 0x6d}
+
+func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
+	var st Stats
+	globalName := opts.GlobalName
+	if globalName == "" {
+		globalName = DefaultGlobalName
+	}
+	if !utf8.ValidString(globalName) {
+		return nil, st, errors.New("global name is not valid UTF-8")
+	}
+
+	if len(wasm) < 8 {
+		return nil, st, fmt.Errorf("module is %d bytes, shorter than the 8-byte header", len(wasm))
+	}
+	if string(wasm[:4]) != string(wasmMagic) {
+		return nil, st, fmt.Errorf("bad magic % x, not a WebAssembly binary", wasm[:4])
+	}
+	if v := wasm[4:8]; v[0] != 1 || v[1] != 0 || v[2] != 0 || v[3] != 0 {
+		return nil, st, fmt.Errorf("unsupported binary version % x (want 01 00 00 00, a core module)", v)
+	}
+
+	// Split the module into sections.
+	var secs []*section
+	var seen [len(sectionRank)]bool
+	lastRank := 0
+	r := &reader{buf: wasm, pos: 8, end: len(wasm)}
+	for r.pos < r.end {
+		idPos := r.pos
+		id, _ := r.readByte()
+		size, err := r.u32()
+		if err != nil {
+			return nil, st, fmt.Errorf("section header at offset 0x%x: %w", idPos, err)
+		}
+		if int(id) >= len(sectionRank) {
+			return nil, st, fmt.Errorf("unknown section id %d at offset 0x%x", id, idPos)
+		}
+		if uint64(size) > uint64(r.end-r.pos) {
+			return nil, st, fmt.Errorf("%s section at offset 0x%x: size %d exceeds the %d remaining bytes", sectionNames[id], idPos, size, r.end-r.pos)
+		}
+		s := &section{id: id, payload: wasm[r.pos : r.pos+int(size)], start: r.pos}
+		if id == secCustom {
+			cr := &reader{buf: wasm, pos: r.pos, end: r.pos + int(size)}
+			name, err := cr.name()
+			if err != nil {
+				return nil, st, fmt.Errorf("custom section at offset 0x%x: %w", idPos, err)
+			}
+			s.name = name
+		} else {
+			if seen[id] {
+				return nil, st, fmt.Errorf("duplicate %s section at offset 0x%x", sectionNames[id], idPos)
+			}
+			seen[id] = true
+			if rank := sectionRank[id]; rank < lastRank {
+				return nil, st, fmt.Errorf("%s section at offset 0x%x is out of order", sectionNames[id], idPos)
+			} else {
+				lastRank = rank
+			}
+		}
+		secs = append(secs, s)
+		r.pos += int(size)
+	}
+	find := func(id byte) *section {
+		for _, s := range secs {
+			if s.id == id && id != secCustom {
+				return s
+			}
+		}
+		return nil
+	}
+
+	// Custom sections that hold code offsets would silently become wrong.
+	if !opts.StripCustomSections {
+		for _, s := range secs {
+			if s.id == secCustom && offsetDependent(s.name) {
+				return nil, st, fmt.Errorf("custom section %q refers to code offsets (debug info), which instrumentation would invalidate; set StripCustomSections (-strip) or build without debug info", s.name)
+			}
+		}
+	}
+
+	// Imports: count imported functions and globals.
+	var importedFuncs, importedGlobals uint32
+	if s := find(secImport); s != nil {
+		var err error
+		importedFuncs, importedGlobals, err = parseImports(s.reader(wasm))
+		if err != nil {
+			return nil, st, fmt.Errorf("import section: %w", err)
+		}
+	}
+
+	// Function section: number of defined functions.
+	var definedFuncs uint32
+	if s := find(secFunction); s != nil {
+		sr := s.reader(wasm)
+		n, err := sr.vecLen(1)
+		if err != nil {
+			return nil, st, fmt.Errorf("function section: %w", err)
+		}
+		for i := uint32(0); i < n; i++ {
+			if _, err := sr.u32(); err != nil {
+				return nil, st, fmt.Errorf("function section: %w", err)
+			}
+		}
+		if err := sr.done(); err != nil {
+			return nil, st, fmt.Errorf("function section: %w", err)
+		}
+		definedFuncs = n
+	}
+
+	// Global section: count defined globals and append the kill switch.
+	var definedGlobals uint32
+	gsec := find(secGlobal)
+	if gsec != nil {
+		gr := gsec.reader(wasm)
+		n, err := gr.vecLen(3)
+		if err != nil {
+			return nil, st, fmt.Errorf("global section: %w", err)
+		}
+		entries := gr.pos
+		for i := uint32(0); i < n; i++ {
+			if err := gr.valType(); err != nil {
+				return nil, st, fmt.Errorf("global section: global %d: %w", i, err)
+			}
+			if mut, err := gr.readByte(); err != nil {
+				return nil, st, fmt.Errorf("global section: global %d: %w", i, err)
+			} else if mut > 1 {
+				return nil, st, fmt.Errorf("global section: global %d: invalid mutability 0x%02x at offset 0x%x", i, mut, gr.pos-1)
+			}
+			if err := walkExpr(gr, nil); err != nil {
+				return nil, st, fmt.Errorf("global section: global %d initializer: %w", i, err)
+			}
+		}
+		if err := gr.done(); err != nil {
+			return nil, st, fmt.Errorf("global section: %w", err)
+		}
+		definedGlobals = n
+		if n == ^uint32(0) {
+			return nil, st, errors.New("global section: too many globals")
+		}
+		gsec.out = appendU32(nil, n+1)
+		gsec.out = append(gsec.out, wasm[entries:gr.end]...)
+	} else {
+		gsec = &section{id: secGlobal, out: appendU32(nil, 1)}
+		secs = insertSection(secs, gsec)
+	}
+	if uint64(importedGlobals)+uint64(definedGlobals) > uint64(^uint32(0)-1) {
+		return nil, st, errors.New("too many globals")
+	}
+	st.Global = importedGlobals + definedGlobals
+	// (global i32 (mut) (i32.const 0))
+	gsec.out = append(gsec.out, 0x7f, 0x01, 0x41, 0x00, 0x0b)
+
+	// Export section: append the export of the kill switch.
+	esec := find(secExport)
+	if esec != nil {
+		er := esec.reader(wasm)
+		n, err := er.vecLen(3)
+		if err != nil {
+			return nil, st, fmt.Errorf("export section: %w", err)
+		}
+		entries := er.pos
+		for i := uint32(0); i < n; i++ {
+			name, err := er.name()
+			if err != nil {
+				return nil, st, fmt.Errorf("export section: export %d: %w", i, err)
+			}
+			if name == globalName {
+				return nil, st, fmt.Errorf("the module already exports %q (instrumented twice?)", globalName)
+			}
+			if kind, err := er.readByte(); err != nil {
+				return nil, st, fmt.Errorf("export section: export %d: %w", i, err)
+			} else if kind > 4 {
+				return nil, st, fmt.Errorf("export section: export %d: unknown kind 0x%02x at offset 0x%x", i, kind, er.pos-1)
+			}
+			if _, err := er.u32(); err != nil {
+				return nil, st, fmt.Errorf("export section: export %d: %w", i, err)
+			}
+		}
+		if err := er.done(); err != nil {
+			return nil, st, fmt.Errorf("export section: %w", err)
+		}
+		if n == ^uint32(0) {
+			return nil, st, errors.New("export section: too many exports")
+		}
+		esec.out = appendU32(nil, n+1)
+		esec.out = append(esec.out, wasm[entries:er.end]...)
+	} else {
+		esec = &section{id: secExport, out: appendU32(nil, 1)}
+		secs = insertSection(secs, esec)
+	}
+	esec.out = appendName(esec.out, globalName)
+	esec.out = append(esec.out, 0x03) // export kind global
+	esec.out = appendU32(esec.out, st.Global)
+
+	// Function names, for SkipFunctions and for error messages.
+	var names map[uint32]string
+	var namesErr error
+	haveNames := false
+	for _, s := range secs {
+		if s.id == secCustom && s.name == "name" {
+			haveNames = true
+			names, namesErr = parseFunctionNames(wasm, s)
+			break
+		}
+	}
+	skip := map[uint32]bool{}
+	if len(opts.SkipFunctions) > 0 {
+		if !haveNames {
+			return nil, st, errors.New("SkipFunctions needs function names, but the module has no \"name\" custom section (built without names or stripped?)")
+		}
+		if namesErr != nil {
+			return nil, st, fmt.Errorf("name section: %w", namesErr)
+		}
+		want := map[string]bool{}
+		for _, n := range opts.SkipFunctions {
+			want[n] = false
+		}
+		for idx, n := range names {
+			if _, ok := want[n]; ok {
+				want[n] = true
+				skip[idx] = true
+			}
+		}
+		var missing []string
+		for n, found := range want {
+			if !found {
+				missing = append(missing, n)
+			}
+		}
+		if len(missing) > 0 {
+			sort.Strings(missing)
+			return nil, st, fmt.Errorf("SkipFunctions names not found in the name section: %q", missing)
+		}
+	}
+
+	// Code section: insert the check after every loop's block type.
+	check := []byte{0x23} // global.get
+	check = appendU32(check, st.Global)
+	check = append(check, 0x04, 0x40, 0x00, 0x0b) // if (empty) unreachable end
+	csec := find(secCode)
+	var codeCount uint32
+	if csec != nil {
+		cr := csec.reader(wasm)
+		n, err := cr.vecLen(2)
+		if err != nil {
+			return nil, st, fmt.Errorf("code section: %w", err)
+		}
+		codeCount = n
+		if n != definedFuncs {
+			return nil, st, fmt.Errorf("code section has %d function bodies but the function section declares %d functions", n, definedFuncs)
+		}
+		st.Functions = int(n)
+		newCode := appendU32(make([]byte, 0, len(csec.payload)+len(csec.payload)/16), n)
+		var loops []int
+		var body []byte
+		for i := uint32(0); i < n; i++ {
+			funcIdx := importedFuncs + i
+			fnErr := func(err error) error {
+				if nm, ok := names[funcIdx]; ok {
+					return fmt.Errorf("function %d (%q): %w", funcIdx, nm, err)
+				}
+				return fmt.Errorf("function %d: %w", funcIdx, err)
+			}
+			entry := cr.pos
+			size, err := cr.u32()
+			if err != nil {
+				return nil, st, fnErr(err)
+			}
+			if uint64(size) > uint64(cr.end-cr.pos) {
+				return nil, st, fnErr(fmt.Errorf("body at offset 0x%x: size %d exceeds the %d remaining bytes of the code section", entry, size, cr.end-cr.pos))
+			}
+			br := &reader{buf: wasm, pos: cr.pos, end: cr.pos + int(size)}
+			cr.pos = br.end
+			bodyStart := br.pos
+			nLocals, err := br.vecLen(2)
+			if err != nil {
+				return nil, st, fnErr(fmt.Errorf("locals: %w", err))
+			}
+			for j := uint32(0); j < nLocals; j++ {
+				if _, err := br.u32(); err != nil {
+					return nil, st, fnErr(fmt.Errorf("locals: %w", err))
+				}
+				if err := br.valType(); err != nil {
+					return nil, st, fnErr(fmt.Errorf("locals: %w", err))
+				}
+			}
+			loops = loops[:0]
+			rec := &loops
+			if skip[funcIdx] {
+				rec = nil
+			}
+			if err := walkExpr(br, rec); err != nil {
+				return nil, st, fnErr(err)
+			}
+			if br.pos != br.end {
+				return nil, st, fnErr(fmt.Errorf("%d bytes after the final end at offset 0x%x", br.end-br.pos, br.pos))
+			}
+			if len(loops) == 0 {
+				newCode = append(newCode, wasm[entry:br.end]...)
+				continue
+			}
+			body = body[:0]
+			prev := bodyStart
+			for _, at := range loops {
+				body = append(body, wasm[prev:at]...)
+				body = append(body, check...)
+				prev = at
+			}
+			body = append(body, wasm[prev:br.end]...)
+			newCode = appendU32(newCode, uint32(len(body)))
+			newCode = append(newCode, body...)
+			st.InstrumentedFunctions++
+			st.Loops += len(loops)
+		}
+		if err := cr.done(); err != nil {
+			return nil, st, fmt.Errorf("code section: %w", err)
+		}
+		csec.out = newCode
+	}
+	if codeCount != definedFuncs {
+		return nil, st, fmt.Errorf("function section declares %d functions but there is no code section", definedFuncs)
+	}
+
+	// Emit.
+	total := 8
+	for _, s := range secs {
+		total += 1 + 5 + len(s.bytes())
+	}
+	out := make([]byte, 0, total)
+	out = append(out, wasm[:8]...)
+	for _, s := range secs {
+		if s.id == secCustom && opts.StripCustomSections {
+			continue
+		}
+		p := s.bytes()
+		if uint64(len(p)) > uint64(^uint32(0)) {
+			return nil, st, fmt.Errorf("%s section would exceed 4 GiB", sectionNames[s.id])
+		}
+		out = append(out, s.id)
+		out = appendU32(out, uint32(len(p)))
+		out = append(out, p...)
+	}
+	return out, st, nil
+}
+
+// offsetDependent reports whether a custom section with this name refers to
+// byte offsets in the code section.
+func offsetDependent(name string) bool {
+	return strings.HasPrefix(name, ".debug_") ||
+		strings.HasPrefix(name, "reloc.") ||
+		name == "sourceMappingURL" ||
+		name == "external_debug_info"
+}
+
+// insertSection inserts a new non-custom section before the first non-custom
+// section that must come after it.
+func insertSection(secs []*section, s *section) []*section {
+	rank := sectionRank[s.id]
+	at := len(secs)
+	for i, o := range secs {
+		if o.id != secCustom && sectionRank[o.id] > rank {
+			at = i
+			break
+		}
+	}
+	secs = append(secs, nil)
+	copy(secs[at+1:], secs[at:])
+	secs[at] = s
+	return secs
+}
+
+func (s *section) reader(wasm []byte) *reader {
+	return &reader{buf: wasm, pos: s.start, end: s.start + len(s.payload)}
+}
+
+// parseImports returns the number of imported functions and globals.
+func parseImports(r *reader) (funcs, globals uint32, err error) {
+	n, err := r.vecLen(4)
+	if err != nil {
+		return 0, 0, err
+	}
+	for i := uint32(0); i < n; i++ {
+		if err := r.skipName(); err != nil {
+			return 0, 0, fmt.Errorf("import %d: %w", i, err)
+		}
+		if err := r.skipName(); err != nil {
+			return 0, 0, fmt.Errorf("import %d: %w", i, err)
+		}
+		kind, err := r.readByte()
+		if err != nil {
+			return 0, 0, fmt.Errorf("import %d: %w", i, err)
+		}
+		switch kind {
+		case 0: // function: type index
+			_, err = r.u32()
+			funcs++
+		case 1: // table: reftype, limits
+			if err = r.valType(); err == nil {
+				err = r.limits()
+			}
+		case 2: // memory: limits
+			err = r.limits()
+		case 3: // global: valtype, mutability
+			if err = r.valType(); err == nil {
+				var mut byte
+				if mut, err = r.readByte(); err == nil && mut > 1 {
+					err = fmt.Errorf("invalid global mutability 0x%02x at offset 0x%x", mut, r.pos-1)
+				}
+			}
+			globals++
+		case 4: // tag: attribute, type index
+			if _, err = r.readByte(); err == nil {
+				_, err = r.u32()
+			}
+		default:
+			err = fmt.Errorf("unknown import kind 0x%02x at offset 0x%x", kind, r.pos-1)
+		}
+		if err != nil {
+			return 0, 0, fmt.Errorf("import %d: %w", i, err)
+		}
+	}
+	return funcs, globals, r.done()
+}
+
+// parseFunctionNames decodes subsection 1 (function names) of the "name"
+// custom section.
+func parseFunctionNames(wasm []byte, s *section) (map[uint32]string, error) {
+	r := s.reader(wasm)
+	if err := r.skipName(); err != nil { // the section's own name, "name"
+		return nil, err
+	}
+	names := map[uint32]string{}
+	for r.pos < r.end {
+		id, _ := r.readByte()
+		size, err := r.u32()
+		if err != nil {
+			return nil, err
+		}
+		if uint64(size) > uint64(r.end-r.pos) {
+			return nil, fmt.Errorf("subsection %d at offset 0x%x: size %d exceeds the section", id, r.pos, size)
+		}
+		sub := &reader{buf: wasm, pos: r.pos, end: r.pos + int(size)}
+		r.pos = sub.end
+		if id != 1 {
+			continue
+		}
+		n, err := sub.vecLen(2)
+		if err != nil {
+			return nil, err
+		}
+		for i := uint32(0); i < n; i++ {
+			idx, err := sub.u32()
+			if err != nil {
+				return nil, err
+			}
+			name, err := sub.name()
+			if err != nil {
+				return nil, err
+			}
+			names[idx] = name
+		}
+		if err := sub.done(); err != nil {
+			return nil, err
+		}
+	}
+	return names, nil
+}
+
+// Immediate kinds of single-byte opcodes. The zero value marks an opcode the
+// decoder does not know.
+const (
+	immInvalid  = iota
+	immNone     // no immediate
+	immBlock    // block type; opens a block (block, if, try)
+	immLoop     // block type; opens a loop
+	immEnd      // closes a block
+	immU32      // one u32 index
+	immU32x2    // two u32 indices
+	immBrTable  // vec(label) label
+	immSelectT  // vec(valtype)
+	immMemarg   // memarg
+	immMemIdx   // memory index (memory.size, memory.grow)
+	immI32      // signed LEB128, 32 bits
+	immI64      // signed LEB128, 64 bits
+	immF32      // 4 raw bytes
+	immF64      // 8 raw bytes
+	immHeapType // heap type, s33
+	immTryTable // block type, vec(catch clause); opens a block
+	immDelegate // label; closes a legacy try block
+	immPrefixFC // misc prefix
+	immPrefixFD // SIMD prefix
+	immPrefixFE // threads prefix
+)
+
+var opImm = func() (t [256]uint8) {
+	set := func(lo, hi int, k uint8) {
+		for op := lo; op <= hi; op++ {
+			t[op] = k
+		}
+	}
+	set(0x00, 0x01, immNone)   // unreachable, nop
+	t[0x02] = immBlock         // block
+	t[0x03] = immLoop          // loop
+	t[0x04] = immBlock         // if
+	t[0x05] = immNone          // else
+	t[0x06] = immBlock         // try (legacy exception handling)
+	t[0x07] = immU32           // catch tag (legacy)
+	t[0x08] = immU32           // throw tag
+	t[0x09] = immU32           // rethrow label (legacy)
+	t[0x0a] = immNone          // throw_ref
+	t[0x0b] = immEnd           // end
+	set(0x0c, 0x0d, immU32)    // br, br_if
+	t[0x0e] = immBrTable       // br_table
+	t[0x0f] = immNone          // return
+	t[0x10] = immU32           // call
+	t[0x11] = immU32x2         // call_indirect type table
+	t[0x12] = immU32           // return_call
+	t[0x13] = immU32x2         // return_call_indirect
+	set(0x14, 0x15, immU32)    // call_ref, return_call_ref
+	t[0x18] = immDelegate      // delegate (legacy)
+	t[0x19] = immNone          // catch_all (legacy)
+	set(0x1a, 0x1b, immNone)   // drop, select
+	t[0x1c] = immSelectT       // select t*
+	t[0x1f] = immTryTable      // try_table
+	set(0x20, 0x24, immU32)    // local.get/set/tee, global.get/set
+	set(0x25, 0x26, immU32)    // table.get, table.set
+	set(0x28, 0x3e, immMemarg) // loads and stores
+	set(0x3f, 0x40, immMemIdx) // memory.size, memory.grow
+	t[0x41] = immI32           // i32.const
+	t[0x42] = immI64           // i64.const
+	t[0x43] = immF32           // f32.const
+	t[0x44] = immF64           // f64.const
+	set(0x45, 0xc4, immNone)   // numeric and sign-extension operators
+	t[0xd0] = immHeapType      // ref.null
+	t[0xd1] = immNone          // ref.is_null
+	t[0xd2] = immU32           // ref.func
+	t[0xd4] = immNone          // ref.as_non_null
+	set(0xd5, 0xd6, immU32)    // br_on_null, br_on_non_null
+	t[0xfc] = immPrefixFC
+	t[0xfd] = immPrefixFD
+	t[0xfe] = immPrefixFE
+	return t
+}()
+
+// SIMD (0xFD prefix) immediate kinds, indexed by sub-opcode.
+const (
+	simdInvalid = iota
+	simdNone
+	simdMemarg
+	simdBytes16
+	simdLane
+	simdMemargLane
+)
+
+var simdImm = func() (t [0x114]uint8) {
+	set := func(lo, hi int, k uint8) {
+		for op := lo; op <= hi; op++ {
+			t[op] = k
+		}
+	}
+	set(0x00, 0x0b, simdMemarg)     // v128.load*, v128.store
+	set(0x0c, 0x0d, simdBytes16)    // v128.const, i8x16.shuffle
+	set(0x0e, 0x14, simdNone)       // swizzle, splats
+	set(0x15, 0x22, simdLane)       // extract_lane / replace_lane
+	set(0x23, 0x53, simdNone)       // comparisons, bitwise, any_true
+	set(0x54, 0x5b, simdMemargLane) // load*_lane, store*_lane
+	set(0x5c, 0x5d, simdMemarg)     // v128.load32_zero, v128.load64_zero
+	set(0x5e, 0xff, simdNone)       // arithmetic and conversions
+	set(0x100, 0x113, simdNone)     // relaxed SIMD
+	for _, op := range []int{0x9a, 0xa2, 0xa5, 0xa6, 0xaf, 0xb0, 0xb2, 0xb3, 0xb4, 0xbb, 0xc2, 0xc5, 0xc6, 0xcf, 0xd0, 0xd2, 0xd3, 0xd4, 0xe2, 0xee} {
+		t[op] = simdInvalid // unassigned
+	}
+	return t
+}()
+
+// walkExpr decodes instructions from r.pos up to and including the end that
+// closes the expression, leaving r.pos just after it. When loops is not nil,
+// it appends the input offset just after each loop's block type (where the
+// check goes).
+func walkExpr(r *reader, loops *[]int) error {
+	start := r.pos
+	depth := 1
+	for {
+		if r.pos >= r.end {
+			return fmt.Errorf("expression starting at offset 0x%x is not terminated by end", start)
+		}
+		at := r.pos
+		op := r.buf[at]
+		r.pos++
+		var err error
+		switch opImm[op] {
+		case immNone:
+		case immBlock:
+			err = r.blockType()
+			depth++
+		case immLoop:
+			err = r.blockType()
+			depth++
+			if loops != nil && err == nil {
+				*loops = append(*loops, r.pos)
+			}
+		case immEnd:
+			depth--
+			if depth == 0 {
+				return nil
+			}
+		case immU32:
+			_, err = r.u32()
+		case immU32x2:
+			if _, err = r.u32(); err == nil {
+				_, err = r.u32()
+			}
+		case immBrTable:
+			var n uint32
+			if n, err = r.vecLen(1); err == nil {
+				for i := uint32(0); i <= n && err == nil; i++ { // n targets + default
+					_, err = r.u32()
+				}
+			}
+		case immSelectT:
+			var n uint32
+			if n, err = r.vecLen(1); err == nil {
+				for i := uint32(0); i < n && err == nil; i++ {
+					err = r.valType()
+				}
+			}
+		case immMemarg:
+			err = r.memarg()
+		case immMemIdx:
+			_, err = r.u32()
+		case immI32:
+			_, err = r.sleb(32)
+		case immI64:
+			_, err = r.sleb(64)
+		case immF32:
+			err = r.skip(4)
+		case immF64:
+			err = r.skip(8)
+		case immHeapType:
+			_, err = r.sleb(33)
+		case immTryTable:
+			if err = r.blockType(); err == nil {
+				var n uint32
+				if n, err = r.vecLen(2); err == nil {
+					for i := uint32(0); i < n && err == nil; i++ {
+						var kind byte
+						if kind, err = r.readByte(); err != nil {
+							break
+						}
+						switch kind {
+						case 0x00, 0x01: // catch, catch_ref: tag label
+							if _, err = r.u32(); err == nil {
+								_, err = r.u32()
+							}
+						case 0x02, 0x03: // catch_all, catch_all_ref: label
+							_, err = r.u32()
+						default:
+							err = fmt.Errorf("unknown try_table catch kind 0x%02x at offset 0x%x", kind, r.pos-1)
+						}
+					}
+				}
+			}
+			depth++
+		case immDelegate:
+			_, err = r.u32()
+			depth--
+			if depth == 0 && err == nil {
+				err = fmt.Errorf("delegate at offset 0x%x closes the function body", at)
+			}
+		case immPrefixFC:
+			err = r.prefixFC(at)
+		case immPrefixFD:
+			err = r.prefixFD(at)
+		case immPrefixFE:
+			err = r.prefixFE(at)
+		default:
+			return fmt.Errorf("unknown opcode 0x%02x at offset 0x%x", op, at)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (r *reader) subOpcode(at int, prefix byte) (uint32, error) {
+	sub, err := r.u32()
+	if err != nil {
+		return 0, fmt.Errorf("opcode 0x%02x at offset 0x%x: %w", prefix, at, err)
+	}
+	return sub, nil
+}
+
+func unknownSub(prefix byte, sub uint32, at int) error {
+	return fmt.Errorf("unknown opcode 0x%02x %d (0x%x) at offset 0x%x", prefix, sub, sub, at)
+}
+
+// prefixFC decodes the immediates of a 0xFC-prefixed instruction: saturating
+// float-to-int conversions and bulk memory / table operations.
+func (r *reader) prefixFC(at int) error {
+	sub, err := r.subOpcode(at, 0xfc)
+	if err != nil {
+		return err
+	}
+	var n int // number of u32 immediates
+	switch {
+	case sub <= 7: // i32/i64.trunc_sat_f32/f64_s/u
+		n = 0
+	case sub == 8: // memory.init data mem
+		n = 2
+	case sub == 9: // data.drop data
+		n = 1
+	case sub == 10: // memory.copy mem mem
+		n = 2
+	case sub == 11: // memory.fill mem
+		n = 1
+	case sub == 12: // table.init elem table
+		n = 2
+	case sub == 13: // elem.drop elem
+		n = 1
+	case sub == 14: // table.copy table table
+		n = 2
+	case sub >= 15 && sub <= 17: // table.grow, table.size, table.fill
+		n = 1
+	default:
+		return unknownSub(0xfc, sub, at)
+	}
+	for i := 0; i < n; i++ {
+		if _, err := r.u32(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prefixFD decodes the immediates of a 0xFD-prefixed (SIMD) instruction.
+func (r *reader) prefixFD(at int) error {
+	sub, err := r.subOpcode(at, 0xfd)
+	if err != nil {
+		return err
+	}
+	kind := uint8(simdInvalid)
+	if int(sub) < len(simdImm) {
+		kind = simdImm[sub]
+	}
+	switch kind {
+	case simdNone:
+		return nil
+	case simdMemarg:
+		return r.memarg()
+	case simdBytes16:
+		return r.skip(16)
+	case simdLane:
+		return r.skip(1)
+	case simdMemargLane:
+		if err := r.memarg(); err != nil {
+			return err
+		}
+		return r.skip(1)
+	default:
+		return unknownSub(0xfd, sub, at)
+	}
+}
+
+// prefixFE decodes the immediates of a 0xFE-prefixed (threads) instruction.
+func (r *reader) prefixFE(at int) error {
+	sub, err := r.subOpcode(at, 0xfe)
+	if err != nil {
+		return err
+	}
+	switch {
+	case sub <= 0x02, sub >= 0x10 && sub <= 0x4e: // notify, wait32/64, atomic loads, stores, rmw
+		return r.memarg()
+	case sub == 0x03: // atomic.fence, reserved byte
+		return r.skip(1)
+	default:
+		return unknownSub(0xfe, sub, at)
+	}
+}
+
+// reader decodes buf[pos:end]. Offsets in errors are offsets in buf, which
+// is always the whole input module.
+type reader struct {
+	buf []byte
+	pos int
+	end int
+}
+
+func (r *reader) eof() error {
+	return fmt.Errorf("unexpected end of data at offset 0x%x", r.pos)
+}
+
+func (r *reader) done() error {
+	if r.pos != r.end {
+		return fmt.Errorf("%d unexpected bytes at offset 0x%x", r.end-r.pos, r.pos)
+	}
+	return nil
+}
+
+func (r *reader) readByte() (byte, error) {
+	if r.pos >= r.end {
+		return 0, r.eof()
+	}
+	b := r.buf[r.pos]
+	r.pos++
+	return b, nil
+}
+
+func (r *reader) skip(n int) error {
+	if r.end-r.pos < n {
+		r.pos = r.end
+		return r.eof()
+	}
+	r.pos += n
+	return nil
+}
+
+// uleb decodes an unsigned LEB128 number of at most bits bits.
+func (r *reader) uleb(bits uint) (uint64, error) {
+	start := r.pos
+	var v uint64
+	for shift := uint(0); ; shift += 7 {
+		if r.pos >= r.end {
+			return 0, fmt.Errorf("truncated LEB128 number at offset 0x%x", start)
+		}
+		b := r.buf[r.pos]
+		r.pos++
+		if shift+7 >= bits { // last byte that may be present
+			if b&0x80 != 0 || uint64(b)>>(bits-shift) != 0 {
+				return 0, fmt.Errorf("LEB128 number at offset 0x%x is too long or exceeds %d bits", start, bits)
+			}
+			return v | uint64(b)<<shift, nil
+		}
+		v |= uint64(b&0x7f) << shift
+		if b&0x80 == 0 {
+			return v, nil
+		}
+	}
+}
+
+// sleb decodes a signed LEB128 number of at most bits bits.
+func (r *reader) sleb(bits uint) (int64, error) {
+	start := r.pos
+	var v int64
+	for shift := uint(0); ; shift += 7 {
+		if r.pos >= r.end {
+			return 0, fmt.Errorf("truncated LEB128 number at offset 0x%x", start)
+		}
+		b := r.buf[r.pos]
+		r.pos++
+		if shift+7 >= bits { // last byte that may be present
+			rest := bits - shift   // significant bits in this byte, 1..7
+			top := b >> (rest - 1) // sign bit and the unused bits above it
+			if b&0x80 != 0 || (top != 0 && top != 0x7f>>(rest-1)) {
+				return 0, fmt.Errorf("LEB128 number at offset 0x%x is too long or exceeds %d bits", start, bits)
+			}
+			v |= int64(b&0x7f) << shift
+			if b&0x40 != 0 && shift+7 < 64 {
+				v |= -1 << (shift + 7)
+			}
+			return v, nil
+		}
+		v |= int64(b&0x7f) << shift
+		if b&0x80 == 0 {
+			if b&0x40 != 0 {
+				v |= -1 << (shift + 7)
+			}
+			return v, nil
+		}
+	}
+}
+
+func (r *reader) u32() (uint32, error) {
+	v, err := r.uleb(32)
+	return uint32(v), err
+}
+
+// vecLen reads a vector length and checks it against the bytes left, given
+// the minimum encoded size of one element, so that corrupt input cannot make
+// a loop run for billions of iterations.
+func (r *reader) vecLen(minSize int) (uint32, error) {
+	at := r.pos
+	n, err := r.u32()
+	if err != nil {
+		return 0, err
+	}
+	if uint64(n)*uint64(minSize) > uint64(r.end-r.pos) {
+		return 0, fmt.Errorf("vector length %d at offset 0x%x exceeds the remaining %d bytes", n, at, r.end-r.pos)
+	}
+	return n, nil
+}
+
+func (r *reader) name() (string, error) {
+	at := r.pos
+	n, err := r.u32()
+	if err != nil {
+		return "", err
+	}
+	if uint64(n) > uint64(r.end-r.pos) {
+		return "", fmt.Errorf("name at offset 0x%x: length %d exceeds the remaining %d bytes", at, n, r.end-r.pos)
+	}
+	s := string(r.buf[r.pos : r.pos+int(n)])
+	r.pos += int(n)
+	return s, nil
+}
+
+func (r *reader) skipName() error {
+	at := r.pos
+	n, err := r.u32()
+	if err != nil {
+		return err
+	}
+	if uint64(n) > uint64(r.end-r.pos) {
+		return fmt.Errorf("name at offset 0x%x: length %d exceeds the remaining %d bytes", at, n, r.end-r.pos)
+	}
+	r.pos += int(n)
+	return nil
+}
+
+// valType decodes a value type: a number, vector or reference type, where a
+// reference type is a one-byte shorthand or 0x63/0x64 followed by a heap
+// type.
+func (r *reader) valType() error {
+	at := r.pos
+	b, err := r.readByte()
+	if err != nil {
+		return err
+	}
+	switch b {
+	case 0x7f, 0x7e, 0x7d, 0x7c, // i32, i64, f32, f64
+		0x7b,             // v128
+		0x70, 0x6f, 0x69: // funcref, externref, exnref
+		return nil
+	case 0x63, 0x64: // (ref null ht), (ref ht)
+		_, err := r.sleb(33)
+		return err
+	default:
+		return fmt.Errorf("unknown value type 0x%02x at offset 0x%x", b, at)
+	}
+}
+
+// blockType decodes a block type: 0x40 (empty), a value type, or a
+// non-negative s33 type index.
+func (r *reader) blockType() error {
+	if r.pos >= r.end {
+		return r.eof()
+	}
+	b := r.buf[r.pos]
+	if b == 0x40 {
+		r.pos++
+		return nil
+	}
+	if b&0xc0 == 0x40 { // one-byte negative s33: a value type
+		return r.valType()
+	}
+	at := r.pos
+	idx, err := r.sleb(33)
+	if err != nil {
+		return err
+	}
+	if idx < 0 {
+		return fmt.Errorf("invalid block type %d at offset 0x%x", idx, at)
+	}
+	return nil
+}
+
+// memarg decodes alignment (with bit 6 announcing a memory index, as in the
+// multi-memory proposal) and offset (u64 to allow memory64).
+func (r *reader) memarg() error {
+	align, err := r.u32()
+	if err != nil {
+		return err
+	}
+	if align&0x40 != 0 {
+		if _, err := r.u32(); err != nil {
+			return err
+		}
+	}
+	_, err = r.uleb(64)
+	return err
+}
+
+// limits decodes table or memory limits. Flag bits: 0 has maximum, 1 shared,
+// 2 64-bit, 3 custom page size.
+func (r *reader) limits() error {
+	at := r.pos
+	flags, err := r.readByte()
+	if err != nil {
+		return err
+	}
+	if flags > 0x0f {
+		return fmt.Errorf("unknown limits flags 0x%02x at offset 0x%x", flags, at)
+	}
+	bits := uint(32)
+	if flags&0x04 != 0 {
+		bits = 64
+	}
+	if _, err := r.uleb(bits); err != nil {
+		return err
+	}
+	if flags&0x01 != 0 {
+		if _, err := r.uleb(bits); err != nil {
+			return err
+		}
+	}
+	if flags&0x08 != 0 {
+		if _, err := r.u32(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func appendU32(b []byte, v uint32) []byte {
+	for v >= 0x80 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
+}
+
+func appendName(b []byte, s string) []byte {
+	b = appendU32(b, uint32(len(s)))
+	return append(b, s...)
+}

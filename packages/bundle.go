@@ -1,0 +1,147 @@
+package packages
+
+import (
+	"archive/tar"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/pybox-dev/pybox/assets"
+)
+
+// Bundle is a decoded runtime bundle: the interpreter and the files the guest
+// sees under /usr/local.
+type Bundle struct {
+	// Wasm is python.wasm, the CPython interpreter compiled for wasm32-wasi.
+	Wasm []byte
+	// Files holds everything else in the bundle, rooted at the guest's
+	// /usr/local: lib/python3.11/... (stdlib .pyc files, site-packages).
+	Files *Tree
+	// Manifest describes how the bundle was built.
+	Manifest Manifest
+	// ID is the hex sha256 of Wasm. It keys the compilation cache.
+	ID string
+}
+
+// Manifest is the build record written by scripts/build-runtime.sh.
+type Manifest struct {
+	Format  int      `json:"format"`
+	Python  string   `json:"python"`
+	Sources []Source `json:"sources"`
+	// Raw is the whole manifest as it was read, including fields this
+	// version of pybox does not interpret.
+	Raw json.RawMessage `json:"-"`
+}
+
+// Source is one upstream source package that went into the bundle.
+type Source struct {
+	Name         string   `json:"name"`
+	Version      string   `json:"version"`
+	DebianSource string   `json:"debian_source,omitempty"`
+	File         string   `json:"file"`
+	SHA256       string   `json:"sha256"`
+	License      string   `json:"license"`
+	Patches      []string `json:"patches,omitempty"`
+}
+
+// maxBundleFile bounds a single file inside a bundle: a corrupt or hostile
+// tar cannot make the decoder allocate without limit.
+const maxBundleFile = 512 << 20
+
+var (
+	defaultOnce   sync.Once
+	defaultBundle *Bundle
+	defaultErr    error
+)
+
+// Default returns the bundle embedded in this binary (package assets),
+// decoding it on first use. Decoding takes tens of milliseconds and the result
+// is shared by every caller in the process.
+func Default() (*Bundle, error) {
+	defaultOnce.Do(func() {
+		defaultBundle, defaultErr = Decode(bytes.NewReader(assets.Runtime))
+		if defaultErr != nil {
+			defaultErr = fmt.Errorf("decode embedded runtime bundle: %w", defaultErr)
+		}
+	})
+	return defaultBundle, defaultErr
+}
+
+// Decode reads a zstd-compressed tar bundle as written by
+// scripts/build-runtime.sh.
+func Decode(r io.Reader) (*Bundle, error) {
+	zr, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1))
+	if err != nil {
+		return nil, fmt.Errorf("zstd: %w", err)
+	}
+	defer zr.Close()
+	return decodeTar(zr)
+}
+
+func decodeTar(r io.Reader) (*Bundle, error) {
+	tr := tar.NewReader(r)
+	b := &Bundle{}
+	tb := newTreeBuilder()
+	var manifest []byte
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("tar: %w", err)
+		}
+		name := strings.TrimPrefix(h.Name, "./")
+		switch h.Typeflag {
+		case tar.TypeDir:
+			// Directories may be empty (lib-dynload is CPython's
+			// exec_prefix landmark), so they are recorded too.
+			if d := strings.TrimSuffix(name, "/"); d != "" && d != "." {
+				tb.dir(d)
+			}
+			continue
+		case tar.TypeReg:
+		default:
+			return nil, fmt.Errorf("tar: %s: unsupported entry type %q (only files and directories)", h.Name, h.Typeflag)
+		}
+		if h.Size > maxBundleFile {
+			return nil, fmt.Errorf("tar: %s: %d bytes is larger than the %d byte limit", h.Name, h.Size, maxBundleFile)
+		}
+		data := make([]byte, h.Size)
+		if _, err := io.ReadFull(tr, data); err != nil {
+			return nil, fmt.Errorf("tar: read %s: %w", h.Name, err)
+		}
+		switch name {
+		case "python.wasm":
+			b.Wasm = data
+		case "manifest.json":
+			manifest = data
+		default:
+			if err := tb.file(name, data, h.FileInfo().Mode()); err != nil {
+				return nil, fmt.Errorf("tar: %w", err)
+			}
+		}
+	}
+	if b.Wasm == nil {
+		return nil, errors.New("bundle has no python.wasm")
+	}
+	if manifest == nil {
+		return nil, errors.New("bundle has no manifest.json")
+	}
+	if err := json.Unmarshal(manifest, &b.Manifest); err != nil {
+		return nil, fmt.Errorf("manifest.json: %w", err)
+	}
+	b.Manifest.Raw = manifest
+	b.Files = tb.done()
+	sum := sha256.Sum256(b.Wasm)
+	b.ID = hex.EncodeToString(sum[:])
+	return b, nil
+}

@@ -1,0 +1,206 @@
+package packages
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Tree is an immutable in-memory file tree implementing io/fs.FS. The
+// runtime mounts it read-only into every guest, so one decoded copy of the
+// standard library serves all interpreters in the process.
+//
+// Paths are slash-separated and relative ("lib/python3.11/os.pyc"), as
+// io/fs requires. A Tree is safe for concurrent use: nothing mutates it after
+// it is built.
+type Tree struct {
+	nodes map[string]*node
+	size  int64
+}
+
+type node struct {
+	name    string
+	dir     bool
+	data    []byte
+	mode    fs.FileMode
+	entries []*node // sorted by name, for directories
+}
+
+// treeBuilder accumulates files and creates parent directories on demand.
+type treeBuilder struct{ t *Tree }
+
+func newTreeBuilder() *treeBuilder {
+	root := &node{name: ".", dir: true, mode: fs.ModeDir | 0o555}
+	return &treeBuilder{t: &Tree{nodes: map[string]*node{".": root}}}
+}
+
+// dir returns the directory node for p, creating it and its parents.
+func (b *treeBuilder) dir(p string) *node {
+	if n, ok := b.t.nodes[p]; ok {
+		return n
+	}
+	parent := b.dir(path.Dir(p))
+	n := &node{name: path.Base(p), dir: true, mode: fs.ModeDir | 0o555}
+	b.t.nodes[p] = n
+	parent.entries = append(parent.entries, n)
+	return n
+}
+
+// file adds a regular file, replacing any earlier file at the same path.
+func (b *treeBuilder) file(p string, data []byte, mode fs.FileMode) error {
+	p = path.Clean(strings.TrimPrefix(p, "./"))
+	if p == "." || !fs.ValidPath(p) {
+		return &fs.PathError{Op: "add", Path: p, Err: fs.ErrInvalid}
+	}
+	if old, ok := b.t.nodes[p]; ok {
+		if old.dir {
+			return &fs.PathError{Op: "add", Path: p, Err: errors.New("a directory exists at this path")}
+		}
+		b.t.size -= int64(len(old.data))
+		old.data, old.mode = data, mode.Perm()&0o555
+		b.t.size += int64(len(data))
+		return nil
+	}
+	parent := b.dir(path.Dir(p))
+	n := &node{name: path.Base(p), data: data, mode: mode.Perm() & 0o555}
+	b.t.nodes[p] = n
+	parent.entries = append(parent.entries, n)
+	b.t.size += int64(len(data))
+	return nil
+}
+
+func (b *treeBuilder) done() *Tree {
+	for _, n := range b.t.nodes {
+		if n.dir {
+			sort.Slice(n.entries, func(i, j int) bool { return n.entries[i].name < n.entries[j].name })
+		}
+	}
+	return b.t
+}
+
+// Size is the total number of bytes held in the tree's files.
+func (t *Tree) Size() int64 { return t.size }
+
+// Len is the number of files and directories in the tree, root included.
+func (t *Tree) Len() int { return len(t.nodes) }
+
+// ReadFile returns the contents of the named file. The returned slice is
+// shared and must not be modified.
+func (t *Tree) ReadFile(name string) ([]byte, error) {
+	n, err := t.lookup("readfile", name)
+	if err != nil {
+		return nil, err
+	}
+	if n.dir {
+		return nil, &fs.PathError{Op: "readfile", Path: name, Err: errors.New("is a directory")}
+	}
+	return n.data, nil
+}
+
+// Sub returns the subtree rooted at dir as an fs.FS.
+func (t *Tree) Sub(dir string) (fs.FS, error) { return fs.Sub(t, dir) }
+
+func (t *Tree) lookup(op, name string) (*node, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	n, ok := t.nodes[name]
+	if !ok {
+		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
+	}
+	return n, nil
+}
+
+// Open implements fs.FS.
+func (t *Tree) Open(name string) (fs.File, error) {
+	n, err := t.lookup("open", name)
+	if err != nil {
+		return nil, err
+	}
+	if n.dir {
+		return &treeDir{n: n}, nil
+	}
+	return &treeFile{n: n, r: bytes.NewReader(n.data)}, nil
+}
+
+// Stat implements fs.StatFS.
+func (t *Tree) Stat(name string) (fs.FileInfo, error) {
+	n, err := t.lookup("stat", name)
+	if err != nil {
+		return nil, err
+	}
+	return info{n}, nil
+}
+
+// ReadDir implements fs.ReadDirFS.
+func (t *Tree) ReadDir(name string) ([]fs.DirEntry, error) {
+	n, err := t.lookup("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	if !n.dir {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: errors.New("not a directory")}
+	}
+	out := make([]fs.DirEntry, len(n.entries))
+	for i, e := range n.entries {
+		out[i] = fs.FileInfoToDirEntry(info{e})
+	}
+	return out, nil
+}
+
+// bundleTime is the modification time reported for every file: the bundle is
+// built reproducibly with zero mtimes, and .pyc files use hash validation.
+var bundleTime = time.Unix(0, 0).UTC()
+
+type info struct{ n *node }
+
+func (i info) Name() string       { return i.n.name }
+func (i info) Size() int64        { return int64(len(i.n.data)) }
+func (i info) Mode() fs.FileMode  { return i.n.mode }
+func (i info) ModTime() time.Time { return bundleTime }
+func (i info) IsDir() bool        { return i.n.dir }
+func (i info) Sys() any           { return nil }
+
+type treeFile struct {
+	n *node
+	r *bytes.Reader
+}
+
+func (f *treeFile) Stat() (fs.FileInfo, error)                { return info{f.n}, nil }
+func (f *treeFile) Read(p []byte) (int, error)                { return f.r.Read(p) }
+func (f *treeFile) ReadAt(p []byte, off int64) (int, error)   { return f.r.ReadAt(p, off) }
+func (f *treeFile) Seek(off int64, whence int) (int64, error) { return f.r.Seek(off, whence) }
+func (f *treeFile) Close() error                              { return nil }
+
+type treeDir struct {
+	n   *node
+	pos int
+}
+
+func (d *treeDir) Stat() (fs.FileInfo, error) { return info{d.n}, nil }
+func (d *treeDir) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: d.n.name, Err: errors.New("is a directory")}
+}
+func (d *treeDir) Close() error { return nil }
+
+// ReadDir implements fs.ReadDirFile.
+func (d *treeDir) ReadDir(count int) ([]fs.DirEntry, error) {
+	rest := d.n.entries[d.pos:]
+	if count > 0 && len(rest) == 0 {
+		return nil, io.EOF
+	}
+	if count > 0 && count < len(rest) {
+		rest = rest[:count]
+	}
+	d.pos += len(rest)
+	out := make([]fs.DirEntry, len(rest))
+	for i, e := range rest {
+		out[i] = fs.FileInfoToDirEntry(info{e})
+	}
+	return out, nil
+}

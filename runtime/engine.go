@@ -1,0 +1,167 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	goruntime "runtime"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	"github.com/pybox-dev/pybox/packages"
+)
+
+// Config configures an Engine. The zero value is usable: the embedded bundle,
+// a compilation cache in the user cache directory, no progress reports.
+type Config struct {
+	// Bundle is the runtime bundle to run. Nil means packages.Default(),
+	// the bundle embedded in this binary.
+	Bundle *packages.Bundle
+
+	// CacheDir is where compiled machine code for the interpreter is kept
+	// between processes. Empty means DefaultCacheDir(). Compiling python.wasm
+	// takes seconds; loading it from the cache takes about 100 ms.
+	CacheDir string
+
+	// NoCache disables the on-disk compilation cache: every NewEngine
+	// compiles from scratch.
+	NoCache bool
+
+	// Progress, if set, is called with a short human-readable message when
+	// NewEngine starts a slow step (a compile without a cache hit), and with
+	// an empty message when that step ends. The CLI uses it to show progress
+	// on a terminal.
+	Progress func(msg string)
+}
+
+// DefaultCacheDir is the compilation cache used when Config.CacheDir is empty:
+// $PYBOX_CACHE_DIR if set, else "pybox" under os.UserCacheDir().
+func DefaultCacheDir() (string, error) {
+	if d := os.Getenv("PYBOX_CACHE_DIR"); d != "" {
+		return d, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("find user cache dir (set PYBOX_CACHE_DIR to choose one): %w", err)
+	}
+	return filepath.Join(base, "pybox"), nil
+}
+
+// Engine holds the compiled interpreter. Compile once with NewEngine, then
+// call Run from any number of goroutines: each run gets its own interpreter
+// instance, memory and files, and shares nothing with other runs.
+type Engine struct {
+	bundle   *packages.Bundle
+	rt       wazero.Runtime
+	compiled wazero.CompiledModule
+	cache    wazero.CompilationCache
+	// CompileTime is how long NewEngine spent compiling (or loading from
+	// the cache) python.wasm.
+	compileTime time.Duration
+	cacheHit    bool
+}
+
+// NewEngine compiles the interpreter, using the compilation cache when one is
+// configured. It is the slow step (seconds on a cold cache); keep one Engine
+// per process.
+func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
+	b := cfg.Bundle
+	if b == nil {
+		var err error
+		if b, err = packages.Default(); err != nil {
+			return nil, err
+		}
+	}
+	rc := wazero.NewRuntimeConfigCompiler().
+		// Features the interpreter is built with (see scripts/build-runtime.sh).
+		WithCoreFeatures(api.CoreFeaturesV2)
+
+	var cache wazero.CompilationCache
+	cacheHit := false
+	if !cfg.NoCache {
+		dir := cfg.CacheDir
+		if dir == "" {
+			var err error
+			if dir, err = DefaultCacheDir(); err != nil {
+				return nil, err
+			}
+		}
+		dir = filepath.Join(dir, "wazero")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("create compilation cache dir: %w", err)
+		}
+		var err error
+		if cache, err = wazero.NewCompilationCacheWithDir(dir); err != nil {
+			return nil, fmt.Errorf("open compilation cache %s: %w", dir, err)
+		}
+		rc = rc.WithCompilationCache(cache)
+		cacheHit = cacheHas(dir)
+	}
+	rt := wazero.NewRuntimeWithConfig(ctx, rc)
+	e := &Engine{bundle: b, rt: rt, cache: cache}
+
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+		e.Close(ctx)
+		return nil, fmt.Errorf("instantiate WASI: %w", err)
+	}
+	if err := instantiateHost(ctx, rt); err != nil {
+		e.Close(ctx)
+		return nil, err
+	}
+
+	if cfg.Progress != nil && !cacheHit {
+		cfg.Progress("compiling the Python runtime (first run only, a few seconds)")
+		defer cfg.Progress("")
+	}
+	start := time.Now()
+	cctx := experimental.WithCompilationWorkers(ctx, goruntime.GOMAXPROCS(0))
+	compiled, err := rt.CompileModule(cctx, b.Wasm)
+	if err != nil {
+		e.Close(ctx)
+		return nil, fmt.Errorf("compile python.wasm: %w", err)
+	}
+	e.compiled = compiled
+	e.compileTime = time.Since(start)
+	e.cacheHit = cacheHit
+	return e, nil
+}
+
+// cacheHas reports whether the cache directory already holds compiled code.
+// It only decides whether to report progress: a wrong answer costs nothing.
+func cacheHas(dir string) bool {
+	found := false
+	_ = filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
+// Bundle returns the runtime bundle this engine runs.
+func (e *Engine) Bundle() *packages.Bundle { return e.bundle }
+
+// CompileTime reports how long NewEngine took to compile or load python.wasm,
+// and whether the compilation cache already had it.
+func (e *Engine) CompileTime() (time.Duration, bool) { return e.compileTime, e.cacheHit }
+
+// Close releases the compiled code and every instance still running. Runs in
+// progress fail.
+func (e *Engine) Close(ctx context.Context) error {
+	var errs []error
+	if e.rt != nil {
+		errs = append(errs, e.rt.Close(ctx))
+	}
+	if e.cache != nil {
+		errs = append(errs, e.cache.Close(ctx))
+	}
+	return errors.Join(errs...)
+}

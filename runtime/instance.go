@@ -1,0 +1,314 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	crand "crypto/rand"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/sys"
+)
+
+// runnerSource is the guest-side runner (guest/runner.py), handed to the
+// interpreter by the bootstrap below.
+//
+//go:embed guest/runner.py
+var runnerSource []byte
+
+// bootstrap is the interpreter's -c argument. It fetches the runner from the
+// host and executes it in a private namespace, so __main__ stays clean.
+const bootstrap = `exec(compile(__import__('_pybox').call('runner',b''),'<pybox-runner>','exec'),{'__name__':'_pybox_runner'})`
+
+// guestArgs is the interpreter's command line: isolated mode (no PYTHON*
+// environment variables, no user site, no script dir on sys.path),
+// unbuffered streams so output reaches the host as it is written, UTF-8 mode.
+var guestArgs = []string{"python", "-I", "-u", "-X", "utf8", "-c", bootstrap}
+
+// instance is one interpreter: a wasm module instance running _start on its
+// own goroutine. The guest pulls jobs from the host through the "job" host
+// call and reports outcomes with "done".
+type instance struct {
+	mod    api.Module
+	mem    *limitedMemory
+	stdout *switchWriter
+	stderr *switchWriter
+	stdin  *switchReader
+
+	jobs    chan *job     // next job for the guest
+	exited  chan struct{} // closed when _start returns
+	exitErr error         // _start's error; read after exited is closed
+
+	cur   atomic.Pointer[job] // the job the guest is running
+	reply []byte              // pending reply; guest goroutine only
+
+	interruptFn api.Function
+	killFn      api.Function
+	loopKill    api.MutableGlobal // nil unless the binary has the loop guard
+	closeOnce   sync.Once
+}
+
+// job is one piece of code handed to an instance.
+type job struct {
+	payload []byte
+	stop    chan struct{} // closed when the host interrupts this job
+	stopped atomic.Bool
+	done    chan struct{} // closed when the guest reported an outcome
+	outcome outcome
+}
+
+// outcome is what the runner reported for a job.
+type outcome struct {
+	kind      string // "exit", "error" or "interrupt"
+	exitCode  int
+	excType   string
+	excMsg    string
+	traceback string
+}
+
+func newJob(req *Request) *job {
+	var b bytes.Buffer
+	kv := func(k, v string) {
+		b.WriteString(k)
+		b.WriteByte(0)
+		b.WriteString(v)
+		b.WriteByte(0)
+	}
+	kv("code", req.Code)
+	kv("filename", req.filename())
+	for _, a := range req.Args {
+		kv("argv", a)
+	}
+	return &job{payload: b.Bytes(), stop: make(chan struct{}), done: make(chan struct{})}
+}
+
+// boot instantiates a fresh interpreter and starts it. The guest runs its
+// bootstrap and then blocks in the "job" host call until a job arrives.
+func (e *Engine) boot(ctx context.Context, memLimit int64) (*instance, error) {
+	inst := &instance{
+		mem:    &limitedMemory{limit: uint64(memLimit)},
+		stdout: &switchWriter{},
+		stderr: &switchWriter{},
+		stdin:  &switchReader{},
+		jobs:   make(chan *job, 1),
+		exited: make(chan struct{}),
+	}
+	stdlib := e.bundle.Files
+	fsc := wazero.NewFSConfig().WithFSMount(stdlib, "/usr/local")
+	mc := wazero.NewModuleConfig().
+		WithName("").
+		WithArgs(guestArgs...).
+		WithEnv("HOME", "/tmp").
+		WithEnv("LANG", "C.UTF-8").
+		WithStdin(inst.stdin).
+		WithStdout(inst.stdout).
+		WithStderr(inst.stderr).
+		WithFSConfig(fsc).
+		WithSysWalltime().
+		WithSysNanotime().
+		WithNanosleep(inst.sleep).
+		WithRandSource(crand.Reader).
+		WithStartFunctions() // _start is called below, on its own goroutine
+	ictx := experimental.WithMemoryAllocator(ctx, inst.mem)
+	mod, err := e.rt.InstantiateModule(ictx, e.compiled, mc)
+	if err != nil {
+		return nil, fmt.Errorf("instantiate interpreter: %w", err)
+	}
+	inst.mod = mod
+	inst.interruptFn = mod.ExportedFunction("pybox_interrupt")
+	inst.killFn = mod.ExportedFunction("pybox_kill")
+	if g, ok := mod.ExportedGlobal(loopKillGlobal).(api.MutableGlobal); ok {
+		inst.loopKill = g
+	}
+	start := mod.ExportedFunction("_start")
+	if start == nil || inst.interruptFn == nil || inst.killFn == nil {
+		_ = mod.Close(ctx)
+		return nil, errors.New("python.wasm lacks the pybox exports (_start, pybox_interrupt, pybox_kill): rebuild it with scripts/build-runtime.sh")
+	}
+	callCtx := context.WithValue(context.Background(), instanceKey{}, inst)
+	go func() {
+		_, err := start.Call(callCtx)
+		inst.exitErr = err
+		close(inst.exited)
+	}()
+	return inst, nil
+}
+
+// loopKillGlobal is the exported global added by internal/loopguard: set to
+// non-zero, every loop in the guest traps at its next iteration.
+const loopKillGlobal = "pybox_loop_kill"
+
+// handle serves one host call from the guest. It runs on the guest's
+// goroutine.
+func (inst *instance) handle(op string, in []byte) ([]byte, error) {
+	switch op {
+	case "runner":
+		return runnerSource, nil
+	case "job":
+		j := <-inst.jobs
+		if j == nil {
+			return nil, errors.New("shutdown")
+		}
+		inst.cur.Store(j)
+		return j.payload, nil
+	case "done":
+		j := inst.cur.Load()
+		if j == nil {
+			return nil, errors.New("no job is running")
+		}
+		j.outcome = parseOutcome(in)
+		close(j.done)
+		return nil, nil
+	}
+	return nil, fmt.Errorf("unknown operation %q", op)
+}
+
+func parseOutcome(b []byte) outcome {
+	parts := strings.Split(string(b), "\x00")
+	get := func(i int) string {
+		if i < len(parts) {
+			return parts[i]
+		}
+		return ""
+	}
+	o := outcome{kind: get(0)}
+	switch o.kind {
+	case "exit":
+		o.exitCode, _ = strconv.Atoi(get(1))
+	case "error":
+		o.excType, o.excMsg, o.traceback = get(1), get(2), get(3)
+		o.exitCode = 1
+	case "interrupt":
+		o.excType, o.traceback = get(1), get(2)
+		o.exitCode = 1
+	}
+	return o
+}
+
+// sleep is the guest's nanosleep (time.sleep): it returns early when the
+// current job is interrupted, so a sleeping guest stops at once.
+func (inst *instance) sleep(ns int64) {
+	var stop chan struct{}
+	if j := inst.cur.Load(); j != nil {
+		stop = j.stop
+	}
+	t := time.NewTimer(time.Duration(ns))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-stop:
+	}
+}
+
+// interrupt asks the guest to raise KeyboardInterrupt in the current job.
+// It is safe to call from any goroutine while the guest runs: the export
+// only stores flags, like a signal handler.
+func (inst *instance) interrupt(j *job) {
+	if j.stopped.CompareAndSwap(false, true) {
+		close(j.stop)
+	}
+	select {
+	case <-inst.exited:
+		return
+	default:
+	}
+	_, _ = inst.interruptFn.Call(context.Background())
+}
+
+// kill makes the guest trap at its next eval-breaker check, signal check or
+// (with the loop guard) loop iteration. The instance is dead afterwards.
+func (inst *instance) kill() {
+	select {
+	case <-inst.exited:
+		return
+	default:
+	}
+	if inst.loopKill != nil {
+		inst.loopKill.Set(1)
+	}
+	_, _ = inst.killFn.Call(context.Background())
+}
+
+// close releases the instance. If the guest still runs (it could not be
+// stopped), its goroutine is left to finish on its own.
+func (inst *instance) close(ctx context.Context) {
+	inst.closeOnce.Do(func() {
+		close(inst.jobs)
+		select {
+		case <-inst.exited:
+			_ = inst.mod.Close(ctx)
+		default:
+			go func() {
+				<-inst.exited
+				_ = inst.mod.Close(context.Background())
+			}()
+		}
+	})
+}
+
+// exitCode extracts the guest's exit status from _start's error.
+func exitCode(err error) (code int, exited bool) {
+	if err == nil {
+		return 0, true
+	}
+	var ee *sys.ExitError
+	if errors.As(err, &ee) {
+		return int(ee.ExitCode()), true
+	}
+	return 0, false
+}
+
+// switchWriter forwards to a writer that can be replaced between jobs.
+type switchWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *switchWriter) set(w io.Writer) {
+	s.mu.Lock()
+	s.w = w
+	s.mu.Unlock()
+}
+
+func (s *switchWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	w := s.w
+	s.mu.Unlock()
+	if w == nil {
+		return len(p), nil
+	}
+	return w.Write(p)
+}
+
+// switchReader reads from a reader that can be replaced between jobs; with
+// none set it is at EOF.
+type switchReader struct {
+	mu sync.Mutex
+	r  io.Reader
+}
+
+func (s *switchReader) set(r io.Reader) {
+	s.mu.Lock()
+	s.r = r
+	s.mu.Unlock()
+}
+
+func (s *switchReader) Read(p []byte) (int, error) {
+	s.mu.Lock()
+	r := s.r
+	s.mu.Unlock()
+	if r == nil {
+		return 0, io.EOF
+	}
+	return r.Read(p)
+}

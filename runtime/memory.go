@@ -1,0 +1,55 @@
+package runtime
+
+import "sync/atomic"
+
+// limitedMemory backs a guest's linear memory and refuses to grow it past
+// limit bytes. A refused memory.grow returns -1 to the guest: malloc fails
+// and Python raises MemoryError, while the host is unaffected.
+//
+// It implements wazero's experimental.MemoryAllocator and LinearMemory; one
+// value serves exactly one instance.
+type limitedMemory struct {
+	limit   uint64 // 0: only the module's own maximum applies
+	buf     []byte
+	refused atomic.Bool // a grow was refused: the limit was hit
+	peak    atomic.Uint64
+}
+
+// Allocate implements experimental.MemoryAllocator.
+func (m *limitedMemory) Allocate(cap, max uint64) experimentalLinearMemory {
+	if m.limit == 0 || m.limit > max {
+		m.limit = max
+	}
+	return m
+}
+
+// Reallocate implements experimental.LinearMemory.
+func (m *limitedMemory) Reallocate(size uint64) []byte {
+	if size > m.limit {
+		m.refused.Store(true)
+		return nil
+	}
+	if size <= uint64(cap(m.buf)) {
+		m.buf = m.buf[:size]
+	} else {
+		// Grow geometrically so that a guest growing page by page does not
+		// copy its whole memory on every step.
+		c := uint64(cap(m.buf)) * 2
+		if c < size {
+			c = size
+		}
+		if c > m.limit {
+			c = m.limit
+		}
+		nb := make([]byte, size, c)
+		copy(nb, m.buf)
+		m.buf = nb
+	}
+	if size > m.peak.Load() {
+		m.peak.Store(size)
+	}
+	return m.buf
+}
+
+// Free implements experimental.LinearMemory.
+func (m *limitedMemory) Free() { m.buf = nil }

@@ -1,0 +1,350 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Request is one piece of Python code to run in a fresh interpreter.
+type Request struct {
+	// Code is the Python source to run as __main__.
+	Code string
+	// Filename is shown in tracebacks and becomes __file__ and sys.argv[0].
+	// Empty means "<string>".
+	Filename string
+	// Args are sys.argv[1:].
+	Args []string
+	// Stdin is the guest's standard input; nil means empty.
+	Stdin io.Reader
+	// Stdout and Stderr, if set, receive the guest's output live, as it is
+	// written. The output is also captured into the Result either way.
+	Stdout, Stderr io.Writer
+	// Limits bound the run; zero fields take the defaults documented on
+	// Limits.
+	Limits Limits
+}
+
+func (r *Request) filename() string {
+	if r.Filename == "" {
+		return "<string>"
+	}
+	return r.Filename
+}
+
+// Limits are the operator's bounds on one run.
+type Limits struct {
+	// Timeout is the wall-clock limit. Zero means none besides the context's
+	// deadline. When it expires the guest gets KeyboardInterrupt; output
+	// written until then is kept.
+	Timeout time.Duration
+	// Memory caps the guest's linear memory in bytes; allocating past it
+	// raises MemoryError inside Python. Zero means DefaultMemoryLimit.
+	Memory int64
+	// Output caps the captured and streamed stdout+stderr in bytes; zero
+	// means DefaultOutputLimit. Output past the cap is dropped with a
+	// marker line, and the run goes on.
+	Output int64
+	// KillAfter is how long an interrupted guest has to stop on its own
+	// (KeyboardInterrupt, finally blocks) before it is killed. Zero means
+	// DefaultKillAfter.
+	KillAfter time.Duration
+}
+
+// Defaults for zero Limits fields.
+const (
+	DefaultMemoryLimit = 1 << 30
+	DefaultKillAfter   = 500 * time.Millisecond
+	// abandonAfter is how long Run waits for a killed guest to trap before
+	// it gives up on the instance and returns anyway.
+	abandonAfter = 2 * time.Second
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.Memory <= 0 {
+		l.Memory = DefaultMemoryLimit
+	}
+	if l.Output <= 0 {
+		l.Output = DefaultOutputLimit
+	}
+	if l.KillAfter <= 0 {
+		l.KillAfter = DefaultKillAfter
+	}
+	return l
+}
+
+// Status says how a run ended. Only StatusOK means the code completed
+// normally; see Result.
+type Status string
+
+const (
+	// StatusOK: the code ran to the end, or called sys.exit(0).
+	StatusOK Status = "ok"
+	// StatusExit: the code called sys.exit (or os._exit) with a non-zero code.
+	StatusExit Status = "exit"
+	// StatusError: the code raised an exception it did not catch.
+	StatusError Status = "error"
+	// StatusTimeout: the run hit Limits.Timeout or the context deadline and
+	// was interrupted.
+	StatusTimeout Status = "timeout"
+	// StatusCanceled: the context was canceled and the run interrupted.
+	StatusCanceled Status = "canceled"
+	// StatusCrashed: the interpreter itself died (a wasm trap such as a
+	// stack overflow in C code). Nothing is wrong with the host.
+	StatusCrashed Status = "crashed"
+)
+
+// Result is how a run ended. A Result is returned whenever the code could be
+// started, whatever the code did; Run's error is reserved for pybox failing.
+type Result struct {
+	Status Status
+	// ExitCode is the process-style exit status: 0 for StatusOK, the
+	// sys.exit code for StatusExit, 1 for StatusError, and for other
+	// statuses the code the CLI uses (see ExitCode constants).
+	ExitCode int
+	// Stdout and Stderr are the captured output, up to Limits.Output bytes
+	// together (with a marker where they were cut).
+	Stdout, Stderr []byte
+	// Truncated is set when output was dropped because of Limits.Output.
+	Truncated bool
+	// Exception describes the uncaught exception for StatusError (and the
+	// KeyboardInterrupt that stopped a timed-out or canceled run).
+	Exception *Exception
+	// Message is a one-line human-readable account of a non-OK status,
+	// e.g. "timed out after 2s; output up to the interrupt is kept".
+	Message string
+	// Duration is the wall time from handing the code to the interpreter to
+	// its end.
+	Duration time.Duration
+	// Stop describes how an interrupted run was stopped.
+	Stop *StopInfo
+	// MemoryLimitHit is set when the guest tried to grow its memory past
+	// Limits.Memory.
+	MemoryLimitHit bool
+	// PeakMemory is the largest size the guest's linear memory reached.
+	PeakMemory int64
+}
+
+// Exception is an uncaught Python exception.
+type Exception struct {
+	Type      string // e.g. "ZeroDivisionError"
+	Message   string // str(exc)
+	Traceback string // the full traceback, as printed to stderr
+}
+
+// StopInfo records how an interrupted run was stopped.
+type StopInfo struct {
+	// Reason is "timeout" or "canceled".
+	Reason string
+	// Latency is the time from the interrupt to the guest's end.
+	Latency time.Duration
+	// Killed is set when the guest did not stop on KeyboardInterrupt within
+	// Limits.KillAfter and was killed.
+	Killed bool
+	// Abandoned is set when even the kill did not stop the guest (C code
+	// that never checks for interrupts, in a binary without the loop guard).
+	// Its goroutine finishes on its own; its result is discarded.
+	Abandoned bool
+}
+
+// Exit codes used by the CLI for statuses that have no Python exit code.
+const (
+	ExitCodeTimeout  = 124 // like timeout(1)
+	ExitCodeInternal = 125 // pybox could not run the code
+	ExitCodeCrashed  = 126 // the interpreter died (wasm trap)
+	ExitCodeCanceled = 130 // like a shell's SIGINT status
+)
+
+// Run runs req.Code in a fresh interpreter and waits for it to end. It is
+// safe to call from many goroutines at once; runs share nothing.
+//
+// The error is non-nil only when pybox could not run the code at all (the
+// interpreter could not be instantiated); everything the code did, including
+// raising, exiting, timing out or crashing the interpreter, is in the Result.
+func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
+	lim := req.Limits.withDefaults()
+	inst, err := e.boot(ctx, lim.Memory)
+	if err != nil {
+		return nil, err
+	}
+	defer inst.close(context.Background())
+
+	budget := &outputBudget{remaining: lim.Output, limit: lim.Output}
+	stdout := &stream{budget: budget, live: req.Stdout}
+	stderr := &stream{budget: budget, live: req.Stderr}
+	inst.stdout.set(stdout)
+	inst.stderr.set(stderr)
+	inst.stdin.set(req.Stdin)
+
+	j := newJob(&req)
+	start := time.Now()
+	inst.jobs <- j
+	// A one-off interpreter takes exactly one job: closing the queue makes
+	// the runner exit after it, which runs atexit handlers and finalizers.
+	inst.close(context.Background())
+
+	stop := inst.supervise(ctx, j, lim)
+	res := &Result{Duration: time.Since(start), Stop: stop}
+	res.MemoryLimitHit = inst.mem.refused.Load()
+	res.PeakMemory = int64(inst.mem.peak.Load())
+	e.finish(res, inst, j, lim, stderr)
+	res.Stdout, res.Stderr = stdout.bytes(), stderr.bytes()
+	res.Truncated = stdout.truncated || stderr.truncated
+	return res, nil
+}
+
+// supervise waits for the guest to end, interrupting it on timeout or
+// cancellation, and killing it if it does not stop in time. It returns nil
+// if the guest ended on its own.
+func (inst *instance) supervise(ctx context.Context, j *job, lim Limits) *StopInfo {
+	var timeout <-chan time.Time
+	if lim.Timeout > 0 {
+		t := time.NewTimer(lim.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	var reason string
+	select {
+	case <-inst.exited:
+		return nil
+	case <-timeout:
+		reason = "timeout"
+	case <-ctx.Done():
+		reason = "canceled"
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			reason = "timeout"
+		}
+	}
+	info := &StopInfo{Reason: reason}
+	at := time.Now()
+	inst.interrupt(j)
+	grace := time.NewTimer(lim.KillAfter)
+	defer grace.Stop()
+	select {
+	case <-inst.exited:
+		info.Latency = time.Since(at)
+		return info
+	case <-grace.C:
+	}
+	info.Killed = true
+	inst.kill()
+	abandon := time.NewTimer(abandonAfter)
+	defer abandon.Stop()
+	select {
+	case <-inst.exited:
+	case <-abandon.C:
+		info.Abandoned = true
+	}
+	info.Latency = time.Since(at)
+	return info
+}
+
+// finish fills in the status of a run whose guest has ended (or was
+// abandoned).
+func (e *Engine) finish(res *Result, inst *instance, j *job, lim Limits, stderr *stream) {
+	reported := false
+	select {
+	case <-j.done:
+		reported = true
+	default:
+	}
+	exited := false
+	var exitErr error
+	if res.Stop == nil || !res.Stop.Abandoned {
+		<-inst.exited
+		exitErr = inst.exitErr
+		exited = true
+	}
+	o := j.outcome
+	if reported && (o.kind == "error" || o.kind == "interrupt") {
+		res.Exception = &Exception{Type: o.excType, Message: o.excMsg, Traceback: o.traceback}
+	}
+
+	if res.Stop != nil {
+		if res.Stop.Reason == "timeout" {
+			res.Status, res.ExitCode = StatusTimeout, ExitCodeTimeout
+			after := lim.Timeout
+			if after == 0 {
+				after = res.Duration
+			}
+			res.Message = fmt.Sprintf("timed out after %s; output up to the interrupt is kept", roundDuration(after))
+		} else {
+			res.Status, res.ExitCode = StatusCanceled, ExitCodeCanceled
+			res.Message = "canceled; output up to the interrupt is kept"
+		}
+		switch {
+		case res.Stop.Abandoned:
+			res.Message += "; the interpreter did not respond to the kill and was abandoned"
+		case res.Stop.Killed:
+			res.Message += fmt.Sprintf("; the code ignored KeyboardInterrupt for %s and was killed", lim.KillAfter)
+		}
+		stderr.note("\npybox: " + res.Message + "\n")
+		return
+	}
+
+	code, clean := exitCode(exitErr)
+	switch {
+	case !exited:
+		// unreachable: only abandoned guests are not waited for
+	case !clean:
+		res.Status, res.ExitCode = StatusCrashed, ExitCodeCrashed
+		res.Message = "the Python interpreter crashed: " + trapReason(exitErr)
+		if res.MemoryLimitHit {
+			res.Message += fmt.Sprintf(" (after reaching the memory limit of %s)", formatBytes(lim.Memory))
+		}
+		stderr.note("\npybox: " + res.Message + "\n")
+	case reported && o.kind == "error", reported && o.kind == "interrupt":
+		res.Status, res.ExitCode = StatusError, code
+		if code == 0 {
+			res.ExitCode = 1
+		}
+		res.Message = fmt.Sprintf("uncaught %s", o.excType)
+		if res.MemoryLimitHit && o.excType == "MemoryError" {
+			res.Message += fmt.Sprintf(": the memory limit of %s was reached", formatBytes(lim.Memory))
+		}
+	case code == 0:
+		res.Status, res.ExitCode = StatusOK, 0
+	default:
+		res.Status, res.ExitCode = StatusExit, code
+		res.Message = fmt.Sprintf("exited with status %d", code)
+	}
+}
+
+// trapReason turns a wazero error into a short explanation.
+func trapReason(err error) string {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "stack overflow"), strings.Contains(msg, "call stack exhausted"):
+		return "stack overflow in C code (deep recursion); " + msg
+	case strings.Contains(msg, "out of bounds memory access"):
+		return "invalid memory access in C code; " + msg
+	case strings.Contains(msg, "unreachable"):
+		return "the interpreter aborted; " + msg
+	}
+	return msg
+}
+
+func roundDuration(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(100 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(time.Millisecond)
+	}
+	return d
+}
+
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# build-runtime.sh — build pybox's runtime bundle (assets/runtime.tar.zst)
+# from Debian source packages with Debian's clang/lld/wasi-libc.
+#
+#   scripts/setup-toolchain.sh          # once per machine, as root
+#   scripts/build-runtime.sh            # all stages, ~4 min on 2 cores
+#   scripts/build-runtime.sh package    # re-run only the packaging stage
+#
+# Stages: sources -> zlib -> cpython -> package. Work happens in
+# $PYBOX_BUILD_DIR (default: build/ in the repo, git-ignored). The result is
+# written to assets/runtime.tar.zst and assets/runtime-manifest.json.
+#
+# Reproducibility: sources are pinned by sha256; the tar is written with
+# sorted names, zero mtimes and numeric owners; .pyc files use unchecked-hash
+# invalidation (no timestamps), so a rebuild on the same toolchain gives the
+# same bytes. See docs/runtime-bundle.md.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${PYBOX_BUILD_DIR:-$ROOT/build}
+JOBS=${JOBS:-$(nproc)}
+ASSETS=$ROOT/assets
+export SOURCE_DATE_EPOCH=1700000000
+export LC_ALL=C TZ=UTC
+
+# Pinned sources (Debian bookworm). The orig tarballs are used unmodified:
+# Debian's own patch set renames sysconfigdata without regenerating configure,
+# which breaks `make install` for a cross build.
+PY_VERSION=3.11.2
+PY_DEB_SRC=python3.11/bookworm
+PY_ORIG=python3.11_${PY_VERSION}.orig.tar.gz
+PY_ORIG_SHA256=2411c74bda5bbcfcddaf4531f66d1adc73f247f529aee981b029513aefdbf849
+ZLIB_VERSION=1.2.13
+ZLIB_DEB_SRC=zlib/bookworm
+ZLIB_ORIG=zlib_${ZLIB_VERSION}.dfsg.orig.tar.bz2
+ZLIB_ORIG_SHA256=71feb7947e3c00ef125f83b79a4e529bde31171e5babe48b391f06758d1ab0a1
+
+CLANG=clang-19
+SYSROOT=$BUILD/sysroot
+PREFIX=$BUILD/prefix          # static libraries built for wasm32-wasi
+STAGE=$BUILD/stage            # the bundle tree before packing
+
+# Compiler flags for every C file compiled for the guest. Measured choices are
+# recorded in docs/runtime-bundle.md.
+OPT_CFLAGS=${OPT_CFLAGS:--O2}
+WASM_CFLAGS="--target=wasm32-wasi --sysroot=$SYSROOT $OPT_CFLAGS -mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals"
+# Stack for the main thread: CPython's default of 512 KiB overflows before
+# its recursion limit on deep-but-legal recursion; 8 MiB matches a native thread.
+STACK_SIZE=${STACK_SIZE:-8388608}
+
+log() { printf '\n=== %s\n' "$*" >&2; }
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+check_sha() { # file expected
+  local got; got=$(sha "$1")
+  if [ "$got" != "$2" ]; then
+    echo "checksum mismatch for $1: got $got, want $2" >&2
+    echo "the Debian source changed; update the pin in $0 after reviewing it" >&2
+    exit 1
+  fi
+}
+
+stage_sources() {
+  log "sources"
+  mkdir -p "$BUILD/src" "$SYSROOT"
+  # A private sysroot: without it Debian's clang adds the host's /usr/include.
+  # clang looks for crt1.o and libc in <sysroot>/lib/wasm32-wasi.
+  ln -sfn /usr/include/wasm32-wasi "$SYSROOT/include"
+  mkdir -p "$SYSROOT/lib"
+  ln -sfn /usr/lib/wasm32-wasi "$SYSROOT/lib/wasm32-wasi"
+  cd "$BUILD/src"
+  if [ ! -f "$PY_ORIG" ]; then apt-get source --download-only "$PY_DEB_SRC"; fi
+  if [ ! -f "$ZLIB_ORIG" ]; then apt-get source --download-only "$ZLIB_DEB_SRC"; fi
+  check_sha "$PY_ORIG" "$PY_ORIG_SHA256"
+  check_sha "$ZLIB_ORIG" "$ZLIB_ORIG_SHA256"
+}
+
+stage_zlib() {
+  log "zlib $ZLIB_VERSION"
+  rm -rf "$BUILD/zlib" && mkdir -p "$BUILD/zlib" "$PREFIX/lib" "$PREFIX/include"
+  tar -xjf "$BUILD/src/$ZLIB_ORIG" -C "$BUILD/zlib" --strip-components=1
+  cd "$BUILD/zlib"
+  local objs=()
+  for f in adler32 compress crc32 deflate gzclose gzlib gzread gzwrite infback \
+           inffast inflate inftrees trees uncompr zutil; do
+    $CLANG $WASM_CFLAGS -D_LARGEFILE64_SOURCE=1 -DHAVE_HIDDEN -c "$f.c" -o "$f.o"
+    objs+=("$f.o")
+  done
+  llvm-ar-19 rcsD "$PREFIX/lib/libz.a" "${objs[@]}"
+  cp zlib.h zconf.h "$PREFIX/include/"
+}
+
+stage_cpython() {
+  log "cpython $PY_VERSION"
+  local src=$BUILD/cpython
+  rm -rf "$src" && mkdir -p "$src"
+  tar -xzf "$BUILD/src/$PY_ORIG" -C "$src" --strip-components=1
+  cd "$src"
+  patch -p1 < "$ROOT/scripts/cpython/pybox-interrupt.patch"
+  cp "$ROOT/scripts/cpython/_pyboxmodule.c" Modules/
+
+  mkdir -p builddir/wasi && cd builddir/wasi
+  # clock_nanosleep: wazero's poll_oneoff rejects absolute-time clocks, so
+  # time.sleep() would fail with ENOTSUP; the relative fallback works.
+  # pkg-config must only see libraries built for wasm (none are registered
+  # with it), never the host's: configure would otherwise enable modules
+  # such as _lzma against host headers.
+  mkdir -p "$PREFIX/lib/pkgconfig"
+  PKG_CONFIG_LIBDIR=$PREFIX/lib/pkgconfig PKG_CONFIG_PATH= \
+  CONFIG_SITE=$src/Tools/wasm/config.site-wasm32-wasi \
+  ac_cv_func_clock_nanosleep=no ac_cv_lib_rt_clock_nanosleep=no \
+  CC="$CLANG" CPP="$CLANG -E" AR=llvm-ar-19 RANLIB=llvm-ranlib-19 READELF=true \
+  CFLAGS="$WASM_CFLAGS -Wno-error=int-conversion -Wno-int-conversion" \
+  CPPFLAGS="-I$PREFIX/include" \
+  LDFLAGS="--target=wasm32-wasi --sysroot=$SYSROOT -L$PREFIX/lib -z stack-size=$STACK_SIZE -Wl,--stack-first -Wl,--initial-memory=16777216 -Wl,--max-memory=4294967296" \
+  ZLIB_CFLAGS="-I$PREFIX/include" ZLIB_LIBS="-L$PREFIX/lib -lz" \
+  "$src/configure" \
+    --host=wasm32-unknown-wasi --build=x86_64-pc-linux-gnu \
+    --with-build-python=/usr/bin/python3.11 \
+    --prefix=/usr/local --disable-ipv6 --disable-test-modules \
+    --with-ensurepip=no --without-static-libpython --with-pymalloc \
+    > "$BUILD/cpython-configure.log" 2>&1 || { tail -40 "$BUILD/cpython-configure.log"; exit 1; }
+  # configure.ac appends its own stack size (512 KiB) and initial memory
+  # (10 MiB) after ours in LDFLAGS_NODIST; drop them so ours win.
+  sed -i -e "s/-z stack-size=524288//" -e "s/-Wl,--initial-memory=10485760//" Makefile
+  # Builtin modules of ours; makesetup reads Setup.local from the build dir.
+  cp "$ROOT/scripts/cpython/Setup.local.in" Modules/Setup.local
+  make -j"$JOBS" > "$BUILD/cpython-make.log" 2>&1 || { tail -40 "$BUILD/cpython-make.log"; exit 1; }
+  rm -rf "$BUILD/install"
+  make install DESTDIR="$BUILD/install" > "$BUILD/cpython-install.log" 2>&1 || { tail -40 "$BUILD/cpython-install.log"; exit 1; }
+  grep -E "^(Python build finished|The necessary bits|Failed to build|Following modules built)" -A4 "$BUILD/cpython-make.log" > "$BUILD/cpython-modules.txt" || true
+}
+
+# Trimmed from the stdlib: tests, GUI, packaging bootstrap and modules that
+# cannot work without processes, sockets or a terminal in WASI.
+STDLIB_DROP="test idlelib tkinter turtledemo turtle.py ensurepip lib2to3 venv
+  pydoc_data config-3.11-wasm32-wasi __phello__ unittest/test sqlite3/test
+  ctypes/test distutils/tests tkinter/test"
+
+stage_package() {
+  log "package"
+  local lib=$BUILD/install/usr/local/lib/python3.11
+  rm -rf "$STAGE" && mkdir -p "$STAGE/lib"
+  cp -a "$lib" "$STAGE/lib/python3.11"
+  local sl=$STAGE/lib/python3.11
+  for d in $STDLIB_DROP; do rm -rf "${sl:?}/$d"; done
+  find "$sl" -name __pycache__ -type d -prune -exec rm -rf {} +
+  # Sourceless .pyc next to where the .py was: no stat of sources at import.
+  /usr/bin/python3.11 -m compileall -q -b -j "$JOBS" \
+    --invalidation-mode unchecked-hash -d /usr/local/lib/python3.11 "$sl" >/dev/null
+  find "$sl" -name '*.py' -delete
+  find "$sl" -name __pycache__ -type d -prune -exec rm -rf {} +
+  # lib-dynload is empty (every extension is built in) but must exist:
+  # it is the landmark CPython uses to find exec_prefix.
+  mkdir -p "$sl/site-packages" "$sl/lib-dynload"
+  # Strip custom sections (names, producers, debug info) from the binary.
+  llvm-strip-19 -o "$STAGE/python.wasm" "$BUILD/cpython/builddir/wasi/python.wasm"
+
+  write_manifest > "$STAGE/manifest.json"
+  mkdir -p "$ASSETS"
+  tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner --format=gnu \
+    -C "$STAGE" -cf "$BUILD/runtime.tar" .
+  zstd -q -19 -f "$BUILD/runtime.tar" -o "$ASSETS/runtime.tar.zst"
+  cp "$STAGE/manifest.json" "$ASSETS/runtime-manifest.json"
+  log "wrote $ASSETS/runtime.tar.zst ($(stat -c %s "$ASSETS/runtime.tar.zst") bytes)"
+}
+
+write_manifest() {
+  local wasm=$STAGE/python.wasm
+  local nfiles; nfiles=$(find "$STAGE/lib" -type f | wc -l)
+  local libsize; libsize=$(du -sb "$STAGE/lib" | cut -f1)
+  cat <<JSON
+{
+  "format": 1,
+  "python": "$PY_VERSION",
+  "sources": [
+    {"name": "cpython", "version": "$PY_VERSION", "debian_source": "$PY_DEB_SRC", "file": "$PY_ORIG", "sha256": "$PY_ORIG_SHA256", "license": "PSF-2.0", "patches": ["scripts/cpython/pybox-interrupt.patch", "scripts/cpython/_pyboxmodule.c"]},
+    {"name": "zlib", "version": "$ZLIB_VERSION", "debian_source": "$ZLIB_DEB_SRC", "file": "$ZLIB_ORIG", "sha256": "$ZLIB_ORIG_SHA256", "license": "Zlib"}
+  ],
+  "toolchain": {"cc": "$($CLANG --version | head -1)", "wasi_libc": "$(dpkg-query -W -f='${Version}' wasi-libc)", "build_python": "$(/usr/bin/python3.11 -V 2>&1)"},
+  "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "stack_size": $STACK_SIZE},
+  "files": {
+    "python.wasm": {"size": $(stat -c %s "$wasm"), "sha256": "$(sha "$wasm")"},
+    "lib": {"files": $nfiles, "size": $libsize}
+  },
+  "builtin_modules": "$(cd "$BUILD/cpython/builddir/wasi" && grep -h '^[A-Za-z_]' Modules/Setup.stdlib Modules/Setup.local Modules/Setup.bootstrap 2>/dev/null | grep -v '^\*' | awk '{print $1}' | sort -u | tr '\n' ' ')"
+}
+JSON
+}
+
+stages=${*:-sources zlib cpython package}
+for s in $stages; do "stage_$s"; done

@@ -1,0 +1,68 @@
+// Command loopguard instruments a WebAssembly module so that the host can stop
+// a guest stuck in a loop by setting an exported global (see package
+// internal/loopguard for how and why).
+//
+// Usage:
+//
+//	go run ./scripts/loopguard -in python.wasm -out python.guarded.wasm [-skip name1,name2] [-strip] [-global pybox_loop_kill]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/pybox-dev/pybox/internal/loopguard"
+)
+
+func main() {
+	in := flag.String("in", "", "input .wasm file (required)")
+	out := flag.String("out", "", "output .wasm file (required)")
+	skip := flag.String("skip", "", "comma-separated function names (from the name section) whose loops are not instrumented")
+	strip := flag.Bool("strip", false, "drop all custom sections (name, producers, DWARF debug info) from the output")
+	global := flag.String("global", loopguard.DefaultGlobalName, "export name of the added kill-switch global")
+	flag.Parse()
+	if *in == "" || *out == "" || flag.NArg() != 0 {
+		fmt.Fprintln(os.Stderr, "usage: loopguard -in IN.wasm -out OUT.wasm [-skip name1,name2] [-strip] [-global NAME]")
+		flag.PrintDefaults()
+		os.Exit(2)
+	}
+
+	opts := loopguard.Options{GlobalName: *global, StripCustomSections: *strip}
+	for _, name := range strings.Split(*skip, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			opts.SkipFunctions = append(opts.SkipFunctions, name)
+		}
+	}
+
+	wasm, err := os.ReadFile(*in)
+	if err != nil {
+		fail(err)
+	}
+	guarded, st, err := loopguard.Instrument(wasm, opts)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", *in, err) // err starts with "loopguard: "
+		os.Exit(1)
+	}
+	if err := os.WriteFile(*out, guarded, 0o644); err != nil {
+		fail(err)
+	}
+	fmt.Printf("%s -> %s (%d -> %d bytes)\n", *in, *out, len(wasm), len(guarded))
+	fmt.Printf("functions:              %d\n", st.Functions)
+	fmt.Printf("instrumented functions: %d\n", st.InstrumentedFunctions)
+	fmt.Printf("loops:                  %d\n", st.Loops)
+	name := opts.GlobalName
+	if name == "" {
+		name = loopguard.DefaultGlobalName
+	}
+	fmt.Printf("global:                 %q (index %d)\n", name, st.Global)
+	if len(opts.SkipFunctions) > 0 {
+		fmt.Printf("skipped:                %s\n", strings.Join(opts.SkipFunctions, ","))
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "loopguard:", err)
+	os.Exit(1)
+}
