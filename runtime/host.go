@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	goruntime "runtime"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -26,9 +27,18 @@ func instanceFrom(ctx context.Context) *instance {
 //
 //	call(op_ptr, op_len, in_ptr, in_len i32) -> i32
 //	reply(out_ptr, out_len i32)
+//	yield() -> i32
 //
 // call returns r >= 0 with an r-byte reply, or r < 0 with a (-r-1)-byte error
 // message as the reply; reply copies the pending reply into guest memory.
+//
+// yield is called by the guest on its own, every few thousand loop
+// iterations (CPython's eval-breaker checks, and loops in C code when the
+// binary carries the loop guard). Go cannot preempt a goroutine that runs
+// compiled wasm, so without it one busy guest would stall the garbage
+// collector, and with it every goroutine of the process, until it made a
+// host call. yield lets the scheduler run and returns 1 if the instance has
+// been killed, which makes the guest trap.
 func instantiateHost(ctx context.Context, rt wazero.Runtime) error {
 	_, err := rt.NewHostModuleBuilder(hostModule).
 		NewFunctionBuilder().
@@ -42,6 +52,9 @@ func instantiateHost(ctx context.Context, rt wazero.Runtime) error {
 			[]api.ValueType{api.ValueTypeI32, api.ValueTypeI32}, nil).
 		WithParameterNames("out_ptr", "out_len").
 		Export("reply").
+		NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(hostYield), nil, []api.ValueType{api.ValueTypeI32}).
+		Export("yield").
 		Instantiate(ctx)
 	if err != nil {
 		return fmt.Errorf("instantiate pybox host module: %w", err)
@@ -93,4 +106,13 @@ func hostReply(ctx context.Context, mod api.Module, stack []uint64) {
 	}
 	mod.Memory().Write(ptr, inst.reply[:n])
 	inst.reply = nil
+}
+
+func hostYield(ctx context.Context, _ api.Module, stack []uint64) {
+	goruntime.Gosched()
+	if inst := instanceFrom(ctx); inst != nil && inst.killed.Load() {
+		stack[0] = 1
+		return
+	}
+	stack[0] = 0
 }

@@ -55,6 +55,7 @@ type instance struct {
 	interruptFn api.Function
 	killFn      api.Function
 	loopKill    api.MutableGlobal // nil unless the binary has the loop guard
+	killed      atomic.Bool       // answered to the guest's yield calls
 	closeOnce   sync.Once
 }
 
@@ -233,6 +234,7 @@ func (inst *instance) kill() {
 		return
 	default:
 	}
+	inst.killed.Store(true)
 	if inst.loopKill != nil {
 		inst.loopKill.Set(1)
 	}

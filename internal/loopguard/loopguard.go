@@ -23,6 +23,16 @@
 // the next loop iteration anywhere in the guest traps ("unreachable") and the
 // wasm call that is in progress returns an error to the host.
 //
+// Go cannot preempt a goroutine while it runs wazero-compiled code. A guest
+// that spins in a loop therefore holds its P, and a garbage collection (or
+// any other stop-the-world) that starts meanwhile waits for it forever; the
+// goroutine that would set the kill switch is stopped as well, so the whole
+// process hangs. With GOMAXPROCS=1 that goroutine never runs in the first
+// place. Set Options.YieldEvery (for example to 16384) to make the guarded
+// loops leave native code periodically, which avoids both; see its
+// documentation. With YieldEvery zero the inserted code is exactly the four
+// instructions above.
+//
 // Limitations: only loops are guarded. A guest blocked inside a host function
 // (a WASI call) stops when that call returns to a loop; unbounded recursion
 // without loops is not stopped (it ends with a stack overflow trap instead);
@@ -75,6 +85,24 @@ type Options struct {
 	// when the module carries debug information: DWARF refers to code byte
 	// offsets, which the inserted instructions shift.
 	StripCustomSections bool
+
+	// YieldEvery, when non-zero, makes the guest leave native code every
+	// YieldEvery loop iterations (counted across all loops of a module
+	// instance) by executing "memory.grow 0" on memory 0, which wazero's
+	// compiler implements as a call into Go. It needs a memory and adds a
+	// second, unexported mutable i32 global (index Stats.Global+1) holding
+	// the countdown.
+	//
+	// Without it the kill switch alone can deadlock the whole process: Go
+	// cannot preempt a goroutine running wazero-compiled code, so while the
+	// guest spins it holds its P. A garbage collection (any stop-the-world)
+	// that starts meanwhile waits for that goroutine forever, and the
+	// goroutine that would set the kill switch is stopped too; with
+	// GOMAXPROCS=1 that goroutine never runs at all. Each exit is a Go
+	// function call, where the goroutine can be preempted, so the GC and
+	// the scheduler make progress and the kill switch gets set. Values
+	// around 4096-65536 keep the cost small.
+	YieldEvery uint32
 }
 
 // Stats describes what Instrument did.
@@ -259,13 +287,44 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 	}
 
 	// Imports: count imported functions and globals.
-	var importedFuncs, importedGlobals uint32
+	var imp imports
 	if s := find(secImport); s != nil {
 		var err error
-		importedFuncs, importedGlobals, err = parseImports(s.reader(wasm))
+		imp, err = parseImports(s.reader(wasm))
 		if err != nil {
 			return nil, st, fmt.Errorf("import section: %w", err)
 		}
+	}
+	importedFuncs, importedGlobals := imp.funcs, imp.globals
+
+	// Memory 0, for YieldEvery: the first imported memory, else the first
+	// defined one.
+	haveMemory, memory64 := imp.memories > 0, imp.memory64
+	if s := find(secMemory); s != nil {
+		mr := s.reader(wasm)
+		n, err := mr.vecLen(2)
+		if err != nil {
+			return nil, st, fmt.Errorf("memory section: %w", err)
+		}
+		for i := uint32(0); i < n; i++ {
+			flags, err := mr.limits()
+			if err != nil {
+				return nil, st, fmt.Errorf("memory section: memory %d: %w", i, err)
+			}
+			if !haveMemory {
+				haveMemory, memory64 = true, flags&0x04 != 0
+			}
+		}
+		if err := mr.done(); err != nil {
+			return nil, st, fmt.Errorf("memory section: %w", err)
+		}
+	}
+	if opts.YieldEvery > 0 && !haveMemory {
+		return nil, st, errors.New("YieldEvery needs a memory for memory.grow, but the module has none")
+	}
+	newGlobals := uint32(1)
+	if opts.YieldEvery > 0 {
+		newGlobals = 2
 	}
 
 	// Function section: number of defined functions.
@@ -314,21 +373,27 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 			return nil, st, fmt.Errorf("global section: %w", err)
 		}
 		definedGlobals = n
-		if n == ^uint32(0) {
+		if n > ^uint32(0)-newGlobals {
 			return nil, st, errors.New("global section: too many globals")
 		}
-		gsec.out = appendU32(nil, n+1)
+		gsec.out = appendU32(nil, n+newGlobals)
 		gsec.out = append(gsec.out, wasm[entries:gr.end]...)
 	} else {
-		gsec = &section{id: secGlobal, out: appendU32(nil, 1)}
+		gsec = &section{id: secGlobal, out: appendU32(nil, newGlobals)}
 		secs = insertSection(secs, gsec)
 	}
-	if uint64(importedGlobals)+uint64(definedGlobals) > uint64(^uint32(0)-1) {
+	if uint64(importedGlobals)+uint64(definedGlobals)+uint64(newGlobals) > uint64(^uint32(0)) {
 		return nil, st, errors.New("too many globals")
 	}
 	st.Global = importedGlobals + definedGlobals
 	// (global i32 (mut) (i32.const 0))
 	gsec.out = append(gsec.out, 0x7f, 0x01, 0x41, 0x00, 0x0b)
+	if opts.YieldEvery > 0 {
+		// (global i32 (mut) (i32.const YieldEvery)): the countdown.
+		gsec.out = append(gsec.out, 0x7f, 0x01, 0x41)
+		gsec.out = appendS32(gsec.out, int32(opts.YieldEvery))
+		gsec.out = append(gsec.out, 0x0b)
+	}
 
 	// Export section: append the export of the kill switch.
 	esec := find(secExport)
@@ -414,9 +479,7 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 	}
 
 	// Code section: insert the check after every loop's block type.
-	check := []byte{0x23} // global.get
-	check = appendU32(check, st.Global)
-	check = append(check, 0x04, 0x40, 0x00, 0x0b) // if (empty) unreachable end
+	check := checkSequence(st.Global, opts.YieldEvery, memory64)
 	csec := find(secCode)
 	var codeCount uint32
 	if csec != nil {
@@ -523,6 +586,57 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 	return out, st, nil
 }
 
+// checkSequence returns the instructions inserted at the start of each loop
+// body:
+//
+//	global.get $kill
+//	if
+//	  unreachable
+//	end
+//
+// and, when yieldEvery is non-zero,
+//
+//	global.get $countdown
+//	i32.const 1
+//	i32.sub
+//	global.set $countdown
+//	global.get $countdown
+//	i32.eqz
+//	if
+//	  i32.const yieldEvery
+//	  global.set $countdown
+//	  i32.const 0          ;; i64.const 0 for a 64-bit memory
+//	  memory.grow 0
+//	  drop
+//	end
+//
+// Both are stack neutral.
+func checkSequence(kill, yieldEvery uint32, memory64 bool) []byte {
+	c := []byte{0x23} // global.get
+	c = appendU32(c, kill)
+	c = append(c, 0x04, 0x40, 0x00, 0x0b) // if (empty) unreachable end
+	if yieldEvery == 0 {
+		return c
+	}
+	ctr := kill + 1
+	c = append(c, 0x23)
+	c = appendU32(c, ctr)
+	c = append(c, 0x41, 0x01, 0x6b, 0x24) // i32.const 1, i32.sub, global.set
+	c = appendU32(c, ctr)
+	c = append(c, 0x23)
+	c = appendU32(c, ctr)
+	c = append(c, 0x45, 0x04, 0x40, 0x41) // i32.eqz, if (empty), i32.const
+	c = appendS32(c, int32(yieldEvery))
+	c = append(c, 0x24)
+	c = appendU32(c, ctr)
+	if memory64 {
+		c = append(c, 0x42, 0x00) // i64.const 0
+	} else {
+		c = append(c, 0x41, 0x00) // i32.const 0
+	}
+	return append(c, 0x40, 0x00, 0x1a, 0x0b) // memory.grow 0, drop, end
+}
+
 // offsetDependent reports whether a custom section with this name refers to
 // byte offsets in the code section.
 func offsetDependent(name string) bool {
@@ -553,33 +667,43 @@ func (s *section) reader(wasm []byte) *reader {
 	return &reader{buf: wasm, pos: s.start, end: s.start + len(s.payload)}
 }
 
-// parseImports returns the number of imported functions and globals.
-func parseImports(r *reader) (funcs, globals uint32, err error) {
+type imports struct {
+	funcs, globals, memories uint32
+	memory64                 bool // the first imported memory is 64-bit
+}
+
+// parseImports counts the imported functions, globals and memories.
+func parseImports(r *reader) (imp imports, err error) {
 	n, err := r.vecLen(4)
 	if err != nil {
-		return 0, 0, err
+		return imp, err
 	}
 	for i := uint32(0); i < n; i++ {
 		if err := r.skipName(); err != nil {
-			return 0, 0, fmt.Errorf("import %d: %w", i, err)
+			return imp, fmt.Errorf("import %d: %w", i, err)
 		}
 		if err := r.skipName(); err != nil {
-			return 0, 0, fmt.Errorf("import %d: %w", i, err)
+			return imp, fmt.Errorf("import %d: %w", i, err)
 		}
 		kind, err := r.readByte()
 		if err != nil {
-			return 0, 0, fmt.Errorf("import %d: %w", i, err)
+			return imp, fmt.Errorf("import %d: %w", i, err)
 		}
 		switch kind {
 		case 0: // function: type index
 			_, err = r.u32()
-			funcs++
+			imp.funcs++
 		case 1: // table: reftype, limits
 			if err = r.valType(); err == nil {
-				err = r.limits()
+				_, err = r.limits()
 			}
 		case 2: // memory: limits
-			err = r.limits()
+			var flags byte
+			flags, err = r.limits()
+			if imp.memories == 0 {
+				imp.memory64 = flags&0x04 != 0
+			}
+			imp.memories++
 		case 3: // global: valtype, mutability
 			if err = r.valType(); err == nil {
 				var mut byte
@@ -587,7 +711,7 @@ func parseImports(r *reader) (funcs, globals uint32, err error) {
 					err = fmt.Errorf("invalid global mutability 0x%02x at offset 0x%x", mut, r.pos-1)
 				}
 			}
-			globals++
+			imp.globals++
 		case 4: // tag: attribute, type index
 			if _, err = r.readByte(); err == nil {
 				_, err = r.u32()
@@ -596,10 +720,10 @@ func parseImports(r *reader) (funcs, globals uint32, err error) {
 			err = fmt.Errorf("unknown import kind 0x%02x at offset 0x%x", kind, r.pos-1)
 		}
 		if err != nil {
-			return 0, 0, fmt.Errorf("import %d: %w", i, err)
+			return imp, fmt.Errorf("import %d: %w", i, err)
 		}
 	}
-	return funcs, globals, r.done()
+	return imp, r.done()
 }
 
 // parseFunctionNames decodes subsection 1 (function names) of the "name"
@@ -1159,35 +1283,35 @@ func (r *reader) memarg() error {
 	return err
 }
 
-// limits decodes table or memory limits. Flag bits: 0 has maximum, 1 shared,
-// 2 64-bit, 3 custom page size.
-func (r *reader) limits() error {
+// limits decodes table or memory limits and returns their flags. Flag bits:
+// 0 has maximum, 1 shared, 2 64-bit, 3 custom page size.
+func (r *reader) limits() (byte, error) {
 	at := r.pos
 	flags, err := r.readByte()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if flags > 0x0f {
-		return fmt.Errorf("unknown limits flags 0x%02x at offset 0x%x", flags, at)
+		return 0, fmt.Errorf("unknown limits flags 0x%02x at offset 0x%x", flags, at)
 	}
 	bits := uint(32)
 	if flags&0x04 != 0 {
 		bits = 64
 	}
 	if _, err := r.uleb(bits); err != nil {
-		return err
+		return 0, err
 	}
 	if flags&0x01 != 0 {
 		if _, err := r.uleb(bits); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	if flags&0x08 != 0 {
 		if _, err := r.u32(); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return flags, nil
 }
 
 func appendU32(b []byte, v uint32) []byte {
@@ -1196,6 +1320,17 @@ func appendU32(b []byte, v uint32) []byte {
 		v >>= 7
 	}
 	return append(b, byte(v))
+}
+
+func appendS32(b []byte, v int32) []byte {
+	for {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if (v == 0 && c&0x40 == 0) || (v == -1 && c&0x40 != 0) {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
 }
 
 func appendName(b []byte, s string) []byte {

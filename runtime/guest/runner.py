@@ -12,6 +12,13 @@
 # call("done", ...): kind NUL detail..., kind one of exit, error, interrupt.
 import sys
 import _pybox
+# Imported up front: formatting a traceback must work even when the user's
+# code has exhausted memory, and it makes reporting an interrupt faster.
+import linecache
+import traceback
+
+# Released before formatting a MemoryError, so there is room to report it.
+_reserve = bytearray(256 * 1024)
 
 
 def _job():
@@ -28,9 +35,29 @@ def _job():
 
 
 def _show(exc, filename, code):
-    # traceback is imported only on failure, to keep clean runs fast.
-    import linecache
-    import traceback
+    global _reserve
+    if isinstance(exc, MemoryError):
+        _reserve = None
+    try:
+        return _format(exc, filename, code)
+    except BaseException:
+        # Not even the traceback could be built (memory is exhausted): the
+        # exception's type and message are still worth reporting.
+        text = "%s: %s\n" % (type(exc).__qualname__, exc)
+        try:
+            sys.stderr.write(text)
+        except BaseException:
+            pass
+        return text
+    finally:
+        if _reserve is None:
+            try:
+                _reserve = bytearray(256 * 1024)
+            except MemoryError:
+                pass
+
+
+def _format(exc, filename, code):
     lines = code.splitlines(True)
     linecache.cache[filename] = (len(code), None, lines, filename)
     try:

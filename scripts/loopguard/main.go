@@ -4,7 +4,12 @@
 //
 // Usage:
 //
-//	go run ./scripts/loopguard -in python.wasm -out python.guarded.wasm [-skip name1,name2] [-strip] [-global pybox_loop_kill]
+//	go run ./scripts/loopguard -in python.wasm -out python.guarded.wasm [-skip name1,name2] [-strip] [-yield N] [-global pybox_loop_kill]
+//
+// -yield N makes guarded loops leave native code every N iterations so that
+// Go's GC and scheduler can preempt a spinning guest; without it, a garbage
+// collection that starts while the guest spins hangs the host process (see
+// loopguard.Options.YieldEvery). 16384 is a reasonable value.
 package main
 
 import (
@@ -22,14 +27,15 @@ func main() {
 	skip := flag.String("skip", "", "comma-separated function names (from the name section) whose loops are not instrumented")
 	strip := flag.Bool("strip", false, "drop all custom sections (name, producers, DWARF debug info) from the output")
 	global := flag.String("global", loopguard.DefaultGlobalName, "export name of the added kill-switch global")
+	yield := flag.Uint("yield", 0, "leave native code every N loop iterations (memory.grow 0) so the Go GC/scheduler can preempt a spinning guest; 0 = off")
 	flag.Parse()
-	if *in == "" || *out == "" || flag.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "usage: loopguard -in IN.wasm -out OUT.wasm [-skip name1,name2] [-strip] [-global NAME]")
+	if *in == "" || *out == "" || flag.NArg() != 0 || *yield > 1<<31-1 {
+		fmt.Fprintln(os.Stderr, "usage: loopguard -in IN.wasm -out OUT.wasm [-skip name1,name2] [-strip] [-yield N] [-global NAME]")
 		flag.PrintDefaults()
 		os.Exit(2)
 	}
 
-	opts := loopguard.Options{GlobalName: *global, StripCustomSections: *strip}
+	opts := loopguard.Options{GlobalName: *global, StripCustomSections: *strip, YieldEvery: uint32(*yield)}
 	for _, name := range strings.Split(*skip, ",") {
 		if name = strings.TrimSpace(name); name != "" {
 			opts.SkipFunctions = append(opts.SkipFunctions, name)
@@ -59,6 +65,11 @@ func main() {
 	fmt.Printf("global:                 %q (index %d)\n", name, st.Global)
 	if len(opts.SkipFunctions) > 0 {
 		fmt.Printf("skipped:                %s\n", strings.Join(opts.SkipFunctions, ","))
+	}
+	if opts.YieldEvery > 0 {
+		fmt.Printf("yield every:            %d iterations (countdown global %d)\n", opts.YieldEvery, st.Global+1)
+	} else {
+		fmt.Fprintln(os.Stderr, "loopguard: warning: -yield not set; a GC that starts while the guest spins will hang the host (see -help)")
 	}
 }
 

@@ -1,0 +1,57 @@
+// Command pybox runs untrusted Python (CPython compiled to WebAssembly) inside
+// this process, with no containers and no kernel sandbox: the interpreter can
+// only touch what the host hands it.
+//
+//	pybox run script.py [args...]    run a file
+//	pybox run -c CODE [args...]      run a string
+//	pybox run - [args...]            run code read from standard input
+//	pybox version                    print versions of pybox and the bundle
+//
+// Run `pybox help` or `pybox run -h` for flags.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	os.Exit(mainWithCode(os.Args[1:]))
+}
+
+func mainWithCode(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if len(args) == 0 {
+		usage()
+		return 2
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(ctx, args[1:])
+	case "version", "--version":
+		return cmdVersion(args[1:])
+	case "help", "-h", "--help":
+		usage()
+		return 0
+	}
+	fmt.Fprintf(os.Stderr, "pybox: unknown command %q\n\n", args[0])
+	usage()
+	return 2
+}
+
+func usage() {
+	fmt.Fprint(os.Stderr, `pybox runs Python code in a WebAssembly sandbox inside this process.
+
+Usage:
+  pybox run [flags] script.py [args...]   run a Python file
+  pybox run [flags] -c CODE [args...]     run a string of code
+  pybox run [flags] - [args...]           run code read from standard input
+  pybox version                           show versions
+
+Run "pybox run -h" for the flags of run.
+`)
+}

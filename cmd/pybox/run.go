@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/pybox-dev/pybox/runtime"
+)
+
+// runFlags are the flags of `pybox run`.
+type runFlags struct {
+	code      string
+	timeout   time.Duration
+	memory    byteSize
+	output    byteSize
+	killAfter time.Duration
+	cacheDir  string
+	noCache   bool
+	quiet     bool
+}
+
+func (f *runFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.code, "c", "", "run this `code` instead of a file")
+	fs.DurationVar(&f.timeout, "timeout", 0, "stop the code after this wall time (e.g. 2s, 1m); 0 means no limit")
+	f.memory = runtime.DefaultMemoryLimit
+	fs.Var(&f.memory, "memory", "memory limit for the interpreter (e.g. 256MiB, 1GiB); allocating more raises MemoryError")
+	f.output = runtime.DefaultOutputLimit
+	fs.Var(&f.output, "output-limit", "cap on stdout+stderr (e.g. 1MiB); output past it is dropped with a marker")
+	fs.DurationVar(&f.killAfter, "kill-after", runtime.DefaultKillAfter, "after a timeout, how long the code may take to stop on KeyboardInterrupt before it is killed")
+	fs.StringVar(&f.cacheDir, "cache-dir", "", "compilation cache directory (default $PYBOX_CACHE_DIR or the user cache dir)")
+	fs.BoolVar(&f.noCache, "no-cache", false, "do not use the compilation cache")
+	fs.BoolVar(&f.quiet, "q", false, "do not show progress while compiling the runtime")
+}
+
+const runHelp = `Usage: pybox run [flags] (script.py | -c CODE | -) [args...]
+
+Runs Python 3.11 code in a fresh sandboxed interpreter. Output streams live.
+The exit status is the Python exit status (sys.exit(n) gives n, an uncaught
+exception gives 1), or:
+  124  the code timed out (--timeout) and was stopped
+  125  pybox itself failed (bad flags, bundle or cache problems)
+  126  the interpreter crashed (a wasm trap, e.g. C stack overflow)
+  130  interrupted (Ctrl-C)
+
+Flags:
+`
+
+func cmdRun(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	var f runFlags
+	f.register(fs)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), runHelp)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	req, err := buildRequest(&f, fs.Args())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pybox run: %v\n", err)
+		return 2
+	}
+	eng, err := newEngine(ctx, f.cacheDir, f.noCache, f.quiet)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pybox: %v\n", err)
+		return runtime.ExitCodeInternal
+	}
+	defer eng.Close(context.Background())
+
+	req.Stdout, req.Stderr = os.Stdout, os.Stderr
+	req.Limits = runtime.Limits{
+		Timeout:   f.timeout,
+		Memory:    int64(f.memory),
+		Output:    int64(f.output),
+		KillAfter: f.killAfter,
+	}
+	res, err := eng.Run(ctx, req)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pybox: %v\n", err)
+		return runtime.ExitCodeInternal
+	}
+	// Timeouts and crashes are already explained on stderr by the runtime;
+	// a MemoryError deserves a pointer to the flag that caused it.
+	if res.Status == runtime.StatusError && res.MemoryLimitHit {
+		fmt.Fprintf(os.Stderr, "pybox: %s (raise it with --memory)\n", res.Message)
+	}
+	return res.ExitCode
+}
+
+// buildRequest works out which code to run from -c, a file name or "-".
+func buildRequest(f *runFlags, rest []string) (runtime.Request, error) {
+	var req runtime.Request
+	switch {
+	case f.code != "":
+		req.Code, req.Filename, req.Args = f.code, "<string>", rest
+		req.Stdin = os.Stdin
+	case len(rest) == 0:
+		return req, errors.New("nothing to run: give a script path, -c CODE, or - to read code from standard input")
+	case rest[0] == "-":
+		b, err := io.ReadAll(os.Stdin)
+		if err != nil {
+			return req, fmt.Errorf("read code from standard input: %w", err)
+		}
+		req.Code, req.Filename, req.Args = string(b), "<stdin>", rest[1:]
+	default:
+		b, err := os.ReadFile(rest[0])
+		if err != nil {
+			return req, fmt.Errorf("read script: %w", err)
+		}
+		req.Code, req.Filename, req.Args = string(b), rest[0], rest[1:]
+		req.Stdin = os.Stdin
+	}
+	if strings.IndexByte(req.Code, 0) >= 0 {
+		return req, fmt.Errorf("%s: source code cannot contain NUL bytes", req.Filename)
+	}
+	return req, nil
+}
+
+// newEngine compiles (or loads from cache) the interpreter, showing progress
+// on a terminal during a cold compile.
+func newEngine(ctx context.Context, cacheDir string, noCache, quiet bool) (*runtime.Engine, error) {
+	cfg := runtime.Config{CacheDir: cacheDir, NoCache: noCache}
+	if !quiet && isTerminal(os.Stderr) {
+		cfg.Progress = newSpinner(os.Stderr).progress
+	}
+	return runtime.NewEngine(ctx, cfg)
+}

@@ -1,0 +1,57 @@
+package runtime_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/pybox-dev/pybox/runtime"
+)
+
+// Run a snippet with a timeout and memory limit, streaming its output.
+func ExampleEngine_Run() {
+	ctx := context.Background()
+	eng, err := runtime.NewEngine(ctx, runtime.Config{})
+	if err != nil {
+		fmt.Println("engine:", err)
+		return
+	}
+	defer eng.Close(ctx)
+
+	res, err := eng.Run(ctx, runtime.Request{
+		Code:   "import statistics\nprint(statistics.mean([1, 2, 3, 4]))",
+		Stdout: os.Stdout,
+		Limits: runtime.Limits{Timeout: 5 * time.Second, Memory: 256 << 20},
+	})
+	if err != nil {
+		fmt.Println("pybox could not run the code:", err)
+		return
+	}
+	fmt.Println(res.Status, res.ExitCode)
+	// Output:
+	// 2.5
+	// ok 0
+}
+
+// A runaway loop is interrupted: the partial output is kept and the result
+// says why the run stopped.
+func ExampleEngine_Run_timeout() {
+	ctx := context.Background()
+	eng, err := runtime.NewEngine(ctx, runtime.Config{})
+	if err != nil {
+		fmt.Println("engine:", err)
+		return
+	}
+	defer eng.Close(ctx)
+
+	res, _ := eng.Run(ctx, runtime.Request{
+		Code:   "print('working', flush=True)\nwhile True:\n    pass\n",
+		Limits: runtime.Limits{Timeout: 200 * time.Millisecond},
+	})
+	fmt.Printf("%s %q %s\n", res.Status, res.Stdout, res.Exception.Type)
+	fmt.Println(res.Message)
+	// Output:
+	// timeout "working\n" KeyboardInterrupt
+	// timed out after 200ms; output up to the interrupt is kept
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# test.sh — the project's test command (README, .ci/run). Needs only Go: the
+# runtime bundle is committed under assets/, so nothing is rebuilt here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt needed on:" >&2
+  echo "$unformatted" >&2
+  exit 1
+fi
+go vet ./...
+# -race everywhere: the runtime, sessions and servers are concurrent.
+go test -race -count=1 -timeout 30m ./...
