@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 
@@ -62,17 +63,40 @@ var (
 	defaultErr    error
 )
 
-// Default returns the bundle embedded in this binary (package assets),
-// decoding it on first use. Decoding takes tens of milliseconds and the result
-// is shared by every caller in the process.
+// BundleEnv names the environment variable that points Default at a bundle
+// file (runtime.tar.zst) instead of the one embedded in the binary: for
+// operators who build their own bundle, and for comparing builds.
+const BundleEnv = "PYBOX_BUNDLE"
+
+// Default returns the runtime bundle: the file named by $PYBOX_BUNDLE if set,
+// else the one embedded in this binary (package assets). It is decoded on
+// first use (tens of milliseconds) and shared by every caller in the process.
 func Default() (*Bundle, error) {
 	defaultOnce.Do(func() {
+		if path := os.Getenv(BundleEnv); path != "" {
+			defaultBundle, defaultErr = Open(path)
+			return
+		}
 		defaultBundle, defaultErr = Decode(bytes.NewReader(assets.Runtime))
 		if defaultErr != nil {
 			defaultErr = fmt.Errorf("decode embedded runtime bundle: %w", defaultErr)
 		}
 	})
 	return defaultBundle, defaultErr
+}
+
+// Open decodes the bundle file at path.
+func Open(path string) (*Bundle, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open runtime bundle: %w", err)
+	}
+	defer f.Close()
+	b, err := Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("decode runtime bundle %s: %w", path, err)
+	}
+	return b, nil
 }
 
 // Decode reads a zstd-compressed tar bundle as written by

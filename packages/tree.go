@@ -204,3 +204,15 @@ func (d *treeDir) ReadDir(count int) ([]fs.DirEntry, error) {
 	}
 	return out, nil
 }
+
+// NewTree builds a Tree from a map of slash-separated relative paths to file
+// contents; parent directories are created as needed. A nil map gives an
+// empty tree (just the root directory).
+func NewTree(files map[string][]byte) *Tree {
+	b := newTreeBuilder()
+	for p, data := range files {
+		// Invalid paths are skipped: callers pass literals.
+		_ = b.file(p, data, 0o444)
+	}
+	return b.done()
+}

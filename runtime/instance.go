@@ -17,6 +17,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/experimental/sysfs"
 	"github.com/tetratelabs/wazero/sys"
 )
 
@@ -44,6 +45,7 @@ type instance struct {
 	stdout *switchWriter
 	stderr *switchWriter
 	stdin  *switchReader
+	root   *rootFS
 
 	jobs    chan *job     // next job for the guest
 	exited  chan struct{} // closed when _start returns
@@ -101,11 +103,15 @@ func (e *Engine) boot(ctx context.Context, memLimit int64) (*instance, error) {
 		stdout: &switchWriter{},
 		stderr: &switchWriter{},
 		stdin:  &switchReader{},
+		root:   &rootFS{},
 		jobs:   make(chan *job, 1),
 		exited: make(chan struct{}),
 	}
 	stdlib := e.bundle.Files
-	fsc := wazero.NewFSConfig().WithFSMount(stdlib, "/usr/local")
+	// "/" is the job's filesystem (see rootFS); the bundle is mounted over
+	// it at /usr/local, read-only, whatever the job's policy says.
+	fsc := wazero.NewFSConfig().(sysfs.FSConfig).WithSysFSMount(inst.root, "/")
+	fsc = fsc.WithFSMount(stdlib, "/usr/local")
 	mc := wazero.NewModuleConfig().
 		WithName("").
 		WithArgs(guestArgs...).

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 )
 
 // Request is one piece of Python code to run in a fresh interpreter.
@@ -26,6 +28,10 @@ type Request struct {
 	// Limits bound the run; zero fields take the defaults documented on
 	// Limits.
 	Limits Limits
+	// FS is the filesystem the guest sees at "/" (package fsbridge builds
+	// one from the operator's policy). Nil means an empty, read-only root.
+	// The runtime bundle is always mounted read-only at /usr/local on top.
+	FS experimentalsys.FS
 }
 
 func (r *Request) filename() string {
@@ -178,6 +184,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	inst.stdout.set(stdout)
 	inst.stderr.set(stderr)
 	inst.stdin.set(req.Stdin)
+	inst.root.set(req.FS)
 
 	j := newJob(&req)
 	start := time.Now()

@@ -19,7 +19,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${PYBOX_BUILD_DIR:-$ROOT/build}
 JOBS=${JOBS:-$(nproc)}
-ASSETS=$ROOT/assets
+ASSETS=${PYBOX_ASSETS_DIR:-$ROOT/assets}
 export SOURCE_DATE_EPOCH=1700000000
 export LC_ALL=C TZ=UTC
 
