@@ -97,6 +97,13 @@ stage_cpython() {
   tar -xzf "$BUILD/src/$PY_ORIG" -C "$src" --strip-components=1
   cd "$src"
   patch -p1 < "$ROOT/scripts/cpython/pybox-interrupt.patch"
+  if [ "${PYBOX_NO_YIELD:-}" = 1 ]; then
+    # Benchmark-only: the same build without the periodic yield, to measure
+    # what the countdown costs. Such a bundle must never ship: a busy guest
+    # would stall the Go process (docs/RATIONALE.md).
+    sed -i 's/do { if (--_Py_pybox_tick < 0) { _Py_pybox_yield(); } } while (0)//' \
+      Include/internal/pycore_emscripten_signal.h
+  fi
   cp "$ROOT/scripts/cpython/_pyboxmodule.c" Modules/
 
   mkdir -p builddir/wasi && cd builddir/wasi

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// binary is the pybox binary built once for these tests, CGO disabled as it
+// ships.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "pybox-cli-test")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "pybox")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		os.Stderr.Write(out)
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type cliResult struct {
+	stdout, stderr string
+	code           int
+}
+
+func pybox(t *testing.T, stdin string, args ...string) cliResult {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run pybox: %v", err)
+	}
+	return cliResult{out.String(), errb.String(), code}
+}
+
+func TestCLIRun(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "hello.py")
+	if err := os.WriteFile(script, []byte("import sys\nprint('args', sys.argv[1:])\nprint(input())\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	failing := filepath.Join(dir, "fail.py")
+	if err := os.WriteFile(failing, []byte("def f():\n    raise ValueError('nope')\nf()\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		stdin     string
+		args      []string
+		code      int
+		stdout    string
+		stderrHas []string
+	}{
+		{"version", "", []string{"run", "-c", "import sys, json; print(json.dumps(sys.version_info[:2]))"}, 0, "[3, 11]\n", nil},
+		{"exit code", "", []string{"run", "-c", "import sys; sys.exit(3)"}, 3, "", nil},
+		{"script with args and stdin", "typed\n", []string{"run", script, "x", "y"}, 0, "args ['x', 'y']\ntyped\n", nil},
+		{"code from stdin", "print(6 * 7)\n", []string{"run", "-"}, 0, "42\n", nil},
+		{"traceback names the script", "", []string{"run", failing}, 1, "", []string{"Traceback (most recent call last):", `fail.py", line 3, in <module>`, "raise ValueError('nope')", "ValueError: nope"}},
+		{"timeout", "", []string{"run", "--timeout", "300ms", "-c", "print('partial', flush=True)\nwhile True: pass"}, 124, "partial\n", []string{"KeyboardInterrupt", "pybox: timed out after 300ms"}},
+		{"memory", "", []string{"run", "--memory", "64MiB", "-c", "x = bytearray(200 * 1024 * 1024)"}, 1, "", []string{"MemoryError", "memory limit of 64 MiB", "--memory"}},
+		{"output limit", "", []string{"run", "--output-limit", "1KiB", "-c", "print('x' * 5000)"}, 0, "", nil},
+		{"bad size", "", []string{"run", "--memory", "lots", "-c", "pass"}, 2, "", []string{`invalid size "lots"`}},
+		{"nothing to run", "", []string{"run"}, 2, "", []string{"nothing to run"}},
+		{"missing script", "", []string{"run", filepath.Join(dir, "nope.py")}, 2, "", []string{"read script", "nope.py"}},
+		{"unknown command", "", []string{"frobnicate"}, 2, "", []string{`unknown command "frobnicate"`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := pybox(t, tc.stdin, tc.args...)
+			if r.code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, tc.code, r.stdout, r.stderr)
+			}
+			if tc.stdout != "" && r.stdout != tc.stdout {
+				t.Errorf("stdout = %q, want %q", r.stdout, tc.stdout)
+			}
+			for _, s := range tc.stderrHas {
+				if !strings.Contains(r.stderr, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, r.stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestCLIOutputLimitMarker(t *testing.T) {
+	r := pybox(t, "", "run", "--output-limit", "1KiB", "-c", "print('x' * 5000)")
+	if len(r.stdout) > 1024+200 || !strings.Contains(r.stdout, "output limit of 1024 bytes reached") {
+		t.Fatalf("stdout (%d bytes) not capped with a marker: %q", len(r.stdout), r.stdout)
+	}
+}
+
+func TestParseByteSize(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+		err  bool
+	}{
+		{"256MiB", 256 << 20, false},
+		{"1GiB", 1 << 30, false},
+		{"1.5GiB", 3 << 29, false},
+		{"512M", 512 << 20, false},
+		{"500MB", 500_000_000, false},
+		{"4096", 4096, false},
+		{"64 KiB", 64 << 10, false},
+		{"lots", 0, true},
+		{"-5MiB", 0, true},
+	}
+	for _, tc := range tests {
+		got, err := parseByteSize(tc.in)
+		if (err != nil) != tc.err || got != tc.want {
+			t.Errorf("parseByteSize(%q) = %d, %v; want %d, err=%v", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+}
