@@ -66,6 +66,8 @@ type job struct {
 	payload []byte
 	stop    chan struct{} // closed when the host interrupts this job
 	stopped atomic.Bool
+	caught  atomic.Int64 // unix ns when the runner caught KeyboardInterrupt
+	started chan struct{} // closed when the guest took the job
 	done    chan struct{} // closed when the guest reported an outcome
 	outcome outcome
 }
@@ -92,7 +94,7 @@ func newJob(req *Request) *job {
 	for _, a := range req.Args {
 		kv("argv", a)
 	}
-	return &job{payload: b.Bytes(), stop: make(chan struct{}), done: make(chan struct{})}
+	return &job{payload: b.Bytes(), stop: make(chan struct{}), started: make(chan struct{}), done: make(chan struct{})}
 }
 
 // boot instantiates a fresh interpreter and starts it. The guest runs its
@@ -167,7 +169,13 @@ func (inst *instance) handle(op string, in []byte) ([]byte, error) {
 			return nil, errors.New("shutdown")
 		}
 		inst.cur.Store(j)
+		close(j.started)
 		return j.payload, nil
+	case "caught":
+		if j := inst.cur.Load(); j != nil {
+			j.caught.CompareAndSwap(0, time.Now().UnixNano())
+		}
+		return nil, nil
 	case "done":
 		j := inst.cur.Load()
 		if j == nil {

@@ -145,8 +145,13 @@ type Exception struct {
 type StopInfo struct {
 	// Reason is "timeout" or "canceled".
 	Reason string
-	// Latency is the time from the interrupt to the guest's end.
+	// Latency is the time from the interrupt to the guest's end (traceback
+	// printed, interpreter finalized).
 	Latency time.Duration
+	// RaiseLatency is the time from the interrupt until KeyboardInterrupt
+	// reached the runner, i.e. until the user's code stopped running. Zero
+	// if it never did (the guest was killed).
+	RaiseLatency time.Duration
 	// Killed is set when the guest did not stop on KeyboardInterrupt within
 	// Limits.KillAfter and was killed.
 	Killed bool
@@ -207,22 +212,36 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 // cancellation, and killing it if it does not stop in time. It returns nil
 // if the guest ended on its own.
 func (inst *instance) supervise(ctx context.Context, j *job, lim Limits) *StopInfo {
-	var timeout <-chan time.Time
-	if lim.Timeout > 0 {
-		t := time.NewTimer(lim.Timeout)
-		defer t.Stop()
-		timeout = t.C
-	}
 	var reason string
+	// The wall-time limit counts from when the guest takes the job: booting
+	// the interpreter is pybox's cost, not the code's.
 	select {
+	case <-j.started:
 	case <-inst.exited:
 		return nil
-	case <-timeout:
-		reason = "timeout"
 	case <-ctx.Done():
 		reason = "canceled"
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			reason = "timeout"
+		}
+	}
+	var timeout <-chan time.Time
+	if lim.Timeout > 0 && reason == "" {
+		t := time.NewTimer(lim.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	if reason == "" {
+		select {
+		case <-inst.exited:
+			return nil
+		case <-timeout:
+			reason = "timeout"
+		case <-ctx.Done():
+			reason = "canceled"
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				reason = "timeout"
+			}
 		}
 	}
 	info := &StopInfo{Reason: reason}
@@ -230,6 +249,11 @@ func (inst *instance) supervise(ctx context.Context, j *job, lim Limits) *StopIn
 	inst.interrupt(j)
 	grace := time.NewTimer(lim.KillAfter)
 	defer grace.Stop()
+	defer func() {
+		if c := j.caught.Load(); c != 0 && !info.Killed {
+			info.RaiseLatency = time.Duration(c - at.UnixNano())
+		}
+	}()
 	select {
 	case <-inst.exited:
 		info.Latency = time.Since(at)

@@ -97,6 +97,7 @@ def _run(job):
             status = 1
         return "exit", str(status), ""
     except KeyboardInterrupt as e:
+        _pybox.call("caught", b"")  # lets the host time the interrupt
         text = _show(e, filename, code)
         return "interrupt", "KeyboardInterrupt", text
     except BaseException as e:
