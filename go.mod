@@ -3,9 +3,13 @@ module github.com/pybox-dev/pybox
 go 1.25.0
 
 require (
-	github.com/klauspost/compress v1.20.3 // indirect
-	github.com/spf13/afero v1.15.0 // indirect
-	github.com/tetratelabs/wazero v1.12.0 // indirect
+	github.com/BurntSushi/toml v1.6.0
+	github.com/klauspost/compress v1.20.3
+	github.com/spf13/afero v1.15.0
+	github.com/tetratelabs/wazero v1.12.0
+)
+
+require (
 	golang.org/x/sys v0.44.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 )

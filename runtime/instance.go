@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,7 +67,7 @@ type job struct {
 	payload []byte
 	stop    chan struct{} // closed when the host interrupts this job
 	stopped atomic.Bool
-	caught  atomic.Int64 // unix ns when the runner caught KeyboardInterrupt
+	caught  atomic.Int64  // unix ns when the runner caught KeyboardInterrupt
 	started chan struct{} // closed when the guest took the job
 	done    chan struct{} // closed when the guest reported an outcome
 	outcome outcome
@@ -171,6 +172,8 @@ func (inst *instance) handle(op string, in []byte) ([]byte, error) {
 		inst.cur.Store(j)
 		close(j.started)
 		return j.payload, nil
+	case "explain":
+		return inst.explain(in), nil
 	case "caught":
 		if j := inst.cur.Load(); j != nil {
 			j.caught.CompareAndSwap(0, time.Now().UnixNano())
@@ -327,4 +330,35 @@ func (s *switchReader) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	return r.Read(p)
+}
+
+// Explainer is implemented by a Request.FS that can say why it refused an
+// operation on a guest path (fsbridge's filesystem does). The guest asks
+// whenever an OSError carries a file name, and the answer becomes the
+// exception's message: "[Errno 13] write denied: /etc/hosts is outside
+// writable mounts (/work, /output): '/etc/hosts'".
+type Explainer interface {
+	Explain(guestPath string) (reason string, ok bool)
+}
+
+// explain serves the guest's "explain" call: payload is cwd NUL path.
+func (inst *instance) explain(in []byte) []byte {
+	ex, ok := inst.root.fs().(Explainer)
+	if !ok {
+		return nil
+	}
+	cwd, p, found := strings.Cut(string(in), "\x00")
+	if !found {
+		return nil
+	}
+	if !path.IsAbs(p) {
+		if cwd == "" {
+			cwd = "/"
+		}
+		p = path.Join(cwd, p)
+	}
+	if why, ok := ex.Explain(path.Clean(p)); ok {
+		return []byte(why)
+	}
+	return nil
 }

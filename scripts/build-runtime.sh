@@ -43,10 +43,12 @@ STAGE=$BUILD/stage            # the bundle tree before packing
 # Compiler flags for every C file compiled for the guest. Measured choices are
 # recorded in docs/runtime-bundle.md.
 OPT_CFLAGS=${OPT_CFLAGS:--O2}
-WASM_CFLAGS="--target=wasm32-wasi --sysroot=$SYSROOT $OPT_CFLAGS -mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals"
+WASM_CFLAGS="--target=wasm32-wasi --sysroot=$SYSROOT $OPT_CFLAGS -mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals -ffile-prefix-map=$BUILD=/pybox-build"
 # Stack for the main thread: CPython's default of 512 KiB overflows before
 # its recursion limit on deep-but-legal recursion; 8 MiB matches a native thread.
 STACK_SIZE=${STACK_SIZE:-8388608}
+# Loop iterations in C code between two yields to the Go scheduler.
+LOOP_YIELD=${LOOP_YIELD:-16384}
 
 log() { printf '\n=== %s\n' "$*" >&2; }
 sha() { sha256sum "$1" | cut -d' ' -f1; }
@@ -96,7 +98,7 @@ stage_cpython() {
   rm -rf "$src" && mkdir -p "$src"
   tar -xzf "$BUILD/src/$PY_ORIG" -C "$src" --strip-components=1
   cd "$src"
-  patch -p1 < "$ROOT/scripts/cpython/pybox-interrupt.patch"
+  patch -p1 < "$ROOT/scripts/cpython/pybox.patch"
   if [ "${PYBOX_NO_YIELD:-}" = 1 ]; then
     # Benchmark-only: the same build without the periodic yield, to measure
     # what the countdown costs. Such a bundle must never ship: a busy guest
@@ -116,6 +118,7 @@ stage_cpython() {
   PKG_CONFIG_LIBDIR=$PREFIX/lib/pkgconfig PKG_CONFIG_PATH= \
   CONFIG_SITE=$src/Tools/wasm/config.site-wasm32-wasi \
   ac_cv_func_clock_nanosleep=no ac_cv_lib_rt_clock_nanosleep=no \
+  ax_cv_c_float_words_bigendian=no \
   CC="$CLANG" CPP="$CLANG -E" AR=llvm-ar-19 RANLIB=llvm-ranlib-19 READELF=true \
   CFLAGS="$WASM_CFLAGS -Wno-error=int-conversion -Wno-int-conversion" \
   CPPFLAGS="-I$PREFIX/include" \
@@ -160,8 +163,15 @@ stage_package() {
   # lib-dynload is empty (every extension is built in) but must exist:
   # it is the landmark CPython uses to find exec_prefix.
   mkdir -p "$sl/site-packages" "$sl/lib-dynload"
-  # Strip custom sections (names, producers, debug info) from the binary.
-  llvm-strip-19 -o "$STAGE/python.wasm" "$BUILD/cpython/builddir/wasi/python.wasm"
+  # The loop guard (internal/loopguard): every loop in C code counts down a
+  # shared counter and yields to Go every $LOOP_YIELD iterations, and traps
+  # once the host sets pybox_loop_kill. The eval loop is skipped: it yields
+  # through CPython's own eval-breaker hook (scripts/cpython/pybox.patch).
+  # -strip drops custom sections (names, producers, debug info).
+  (cd "$ROOT" && go run ./scripts/loopguard -in "$BUILD/cpython/builddir/wasi/python.wasm" \
+    -out "$STAGE/python.wasm" -skip _PyEval_EvalFrameDefault -yield "$LOOP_YIELD" -strip) \
+    > "$BUILD/loopguard.log"
+  cat "$BUILD/loopguard.log" >&2
 
   write_manifest > "$STAGE/manifest.json"
   mkdir -p "$ASSETS"
@@ -181,11 +191,11 @@ write_manifest() {
   "format": 1,
   "python": "$PY_VERSION",
   "sources": [
-    {"name": "cpython", "version": "$PY_VERSION", "debian_source": "$PY_DEB_SRC", "file": "$PY_ORIG", "sha256": "$PY_ORIG_SHA256", "license": "PSF-2.0", "patches": ["scripts/cpython/pybox-interrupt.patch", "scripts/cpython/_pyboxmodule.c"]},
+    {"name": "cpython", "version": "$PY_VERSION", "debian_source": "$PY_DEB_SRC", "file": "$PY_ORIG", "sha256": "$PY_ORIG_SHA256", "license": "PSF-2.0", "patches": ["scripts/cpython/pybox.patch", "scripts/cpython/_pyboxmodule.c"]},
     {"name": "zlib", "version": "$ZLIB_VERSION", "debian_source": "$ZLIB_DEB_SRC", "file": "$ZLIB_ORIG", "sha256": "$ZLIB_ORIG_SHA256", "license": "Zlib"}
   ],
   "toolchain": {"cc": "$($CLANG --version | head -1)", "wasi_libc": "$(dpkg-query -W -f='${Version}' wasi-libc)", "build_python": "$(/usr/bin/python3.11 -V 2>&1)"},
-  "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "stack_size": $STACK_SIZE},
+  "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "stack_size": $STACK_SIZE, "loop_yield": $LOOP_YIELD, "loopguard": "$(tr -d '\n' < "$BUILD/loopguard.log" | sed 's/"/\\"/g')"},
   "files": {
     "python.wasm": {"size": $(stat -c %s "$wasm"), "sha256": "$(sha "$wasm")"},
     "lib": {"files": $nfiles, "size": $libsize}

@@ -10,6 +10,9 @@ if [ -n "$unformatted" ]; then
   echo "$unformatted" >&2
   exit 1
 fi
-go vet ./...
+# fsbridge implements wazero's sys.File, whose Seek signature differs from
+# io.Seeker's; vet's stdmethods check would flag it.
+go vet $(go list ./... | grep -v /fsbridge)
+go vet -stdmethods=false ./fsbridge
 # -race everywhere: the runtime, sessions and servers are concurrent.
 go test -race -count=1 -timeout 30m ./...

@@ -75,7 +75,8 @@ type Options struct {
 	// SkipFunctions lists function names, as recorded in the "name" custom
 	// section (function names subsection), whose loops are not instrumented,
 	// for example hot loops that are known to terminate and where the check
-	// costs too much. Names match exactly; every name must match at least one
+	// costs too much. Their loops can neither be killed nor yield (see
+	// YieldEvery). Names match exactly; every name must match at least one
 	// function, so that a typo does not silently leave a function guarded or
 	// unguarded. A non-empty list requires a name section.
 	SkipFunctions []string
@@ -100,8 +101,12 @@ type Options struct {
 	// goroutine that would set the kill switch is stopped too; with
 	// GOMAXPROCS=1 that goroutine never runs at all. Each exit is a Go
 	// function call, where the goroutine can be preempted, so the GC and
-	// the scheduler make progress and the kill switch gets set. Values
-	// around 4096-65536 keep the cost small.
+	// the scheduler make progress and the kill switch gets set.
+	//
+	// 16384 is a good value: on CPython the cost is within measurement
+	// noise; on an empty tight loop the countdown adds about 1 ns per
+	// iteration. The interval barely changes the cost, and a smaller one
+	// shortens how long a stop-the-world can wait for the guest.
 	YieldEvery uint32
 }
 
@@ -138,8 +143,9 @@ const (
 	secTag       = 13 // exception handling
 )
 
-// sectionRank gives the position at which a non-custom section must appear;
-// 0 marks a custom section and -1 an unknown id.
+// sectionRank gives the position at which a non-custom section must appear
+// (0 for custom sections, which may appear anywhere); ids past its end are
+// unknown.
 var sectionRank = [...]int{
 	secCustom:    0,
 	secType:      1,
@@ -259,11 +265,10 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 				return nil, st, fmt.Errorf("duplicate %s section at offset 0x%x", sectionNames[id], idPos)
 			}
 			seen[id] = true
-			if rank := sectionRank[id]; rank < lastRank {
+			if sectionRank[id] < lastRank {
 				return nil, st, fmt.Errorf("%s section at offset 0x%x is out of order", sectionNames[id], idPos)
-			} else {
-				lastRank = rank
 			}
+			lastRank = sectionRank[id]
 		}
 		secs = append(secs, s)
 		r.pos += int(size)

@@ -12,7 +12,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 NATIVE=${NATIVE:-/usr/bin/python3.11}
-REPEAT=${REPEAT:-5}
+REPEAT=${REPEAT:-2}
+ROUNDS=${ROUNDS:-4}
 PYBOX=${PYBOX:-}
 if [ -z "$PYBOX" ]; then
   go build -o /tmp/pybox-bench ./cmd/pybox
@@ -20,8 +21,12 @@ if [ -z "$PYBOX" ]; then
 fi
 [ -x "$NATIVE" ] || { echo "need $NATIVE (apt-get install python3.11)" >&2; exit 1; }
 
-native_json=$("$NATIVE" scripts/bench/cpu.py "$REPEAT")
-pybox_json=$("$PYBOX" run -q scripts/bench/cpu.py "$REPEAT")
+# Interleaved rounds: native and pybox alternate, best per benchmark kept.
+tmp=$(mktemp -d)
+for _ in $(seq "$ROUNDS"); do
+  "$NATIVE" scripts/bench/cpu.py "$REPEAT" >> "$tmp/native"
+  "$PYBOX" run -q scripts/bench/cpu.py "$REPEAT" >> "$tmp/pybox"
+done
 
 # end-to-end print(1): best of 10 for each
 best_ms() {
@@ -36,18 +41,7 @@ best_ms() {
 native_start=$(best_ms "$NATIVE" -c 'print(1)')
 pybox_start=$(best_ms "$PYBOX" run -q -c 'print(1)')
 
-"$NATIVE" - "$native_json" "$pybox_json" "$native_start" "$pybox_start" <<'PY'
-import json, math, sys
-nat, box = json.loads(sys.argv[1]), json.loads(sys.argv[2])
-ns, ps = int(sys.argv[3]), int(sys.argv[4])
-print(f"{'benchmark':<10} {'native ms':>10} {'pybox ms':>10} {'ratio':>7}")
-ratios = []
-for k in nat:
-    r = box[k] / nat[k]
-    ratios.append(r)
-    print(f"{k:<10} {nat[k]*1e3:>10.1f} {box[k]*1e3:>10.1f} {r:>7.2f}")
-gm = math.exp(sum(map(math.log, ratios)) / len(ratios))
-print(f"{'geomean':<10} {'':>10} {'':>10} {gm:>7.2f}")
-print(f"print(1) end to end: native {ns/1000:.1f} ms, pybox {ps/1000:.1f} ms ({ps/ns:.1f}x)")
-PY
+"$NATIVE" scripts/bench/compare.py "$tmp/native" "$tmp/pybox"
+rm -rf "$tmp"
+echo "print(1) end to end (best of 10): native $((native_start/1000)).$(( (native_start%1000)/100 )) ms, pybox $((pybox_start/1000)).$(( (pybox_start%1000)/100 )) ms"
 echo "binary size: $(stat -c %s "$PYBOX") bytes"

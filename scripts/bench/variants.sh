@@ -11,7 +11,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 VARIANTS_DIR=${VARIANTS_DIR:-/tmp/pybox-variants}
 VARIANTS=${VARIANTS:-"O2=-O2 O3=-O3 O2-lto=-O2_-flto"}
 NATIVE=${NATIVE:-/usr/bin/python3.11}
-REPEAT=${REPEAT:-5}
+REPEAT=${REPEAT:-2}
+ROUNDS=${ROUNDS:-4}
 
 build() {
   for v in $VARIANTS; do
@@ -30,24 +31,23 @@ build() {
 
 bench() {
   go build -o /tmp/pybox-variants-bin "$ROOT/cmd/pybox"
-  local nat; nat=$("$NATIVE" "$ROOT/scripts/bench/cpu.py" "$REPEAT")
-  local args=("$nat")
+  local names=()
   for v in $VARIANTS; do
     name=${v%%=*}
-    [ -f "$VARIANTS_DIR/$name/runtime.tar.zst" ] || continue
-    out=$(PYBOX_BUNDLE="$VARIANTS_DIR/$name/runtime.tar.zst" /tmp/pybox-variants-bin run -q "$ROOT/scripts/bench/cpu.py" "$REPEAT")
-    args+=("$name=$out")
+    [ -f "$VARIANTS_DIR/$name/runtime.tar.zst" ] && names+=("$name")
   done
-  "$NATIVE" - "${args[@]}" <<'PY'
-import json, math, sys
-nat = json.loads(sys.argv[1])
-rows = [(a.split("=", 1)[0], json.loads(a.split("=", 1)[1])) for a in sys.argv[2:]]
-print(f"{'benchmark':<10}" + "".join(f"{n:>10}" for n, _ in rows))
-for k in nat:
-    print(f"{k:<10}" + "".join(f"{r[k]/nat[k]:>10.2f}" for _, r in rows))
-gms = [math.exp(sum(math.log(r[k]/nat[k]) for k in nat)/len(nat)) for _, r in rows]
-print(f"{'geomean':<10}" + "".join(f"{g:>10.2f}" for g in gms))
-PY
+  # Interleave: every round runs native and each variant once, so load that
+  # drifts during the run hits all of them alike; keep the best per benchmark.
+  local tmp; tmp=$(mktemp -d)
+  for r in $(seq "$ROUNDS"); do
+    "$NATIVE" "$ROOT/scripts/bench/cpu.py" "$REPEAT" >> "$tmp/native"
+    for name in "${names[@]}"; do
+      PYBOX_BUNDLE="$VARIANTS_DIR/$name/runtime.tar.zst" /tmp/pybox-variants-bin run -q \
+        "$ROOT/scripts/bench/cpu.py" "$REPEAT" >> "$tmp/$name"
+    done
+  done
+  "$NATIVE" "$ROOT/scripts/bench/compare.py" "$tmp/native" "${names[@]/#/$tmp/}"
+  rm -rf "$tmp"
 }
 
 "${1:-bench}"

@@ -6,10 +6,11 @@
 //
 //	go run ./scripts/loopguard -in python.wasm -out python.guarded.wasm [-skip name1,name2] [-strip] [-yield N] [-global pybox_loop_kill]
 //
-// -yield N makes guarded loops leave native code every N iterations so that
-// Go's GC and scheduler can preempt a spinning guest; without it, a garbage
-// collection that starts while the guest spins hangs the host process (see
-// loopguard.Options.YieldEvery). 16384 is a reasonable value.
+// -yield N (default 16384) makes guarded loops leave native code every N
+// iterations so that Go's GC and scheduler can preempt a spinning guest;
+// -yield 0 turns that off and inserts only the kill-switch check, in which
+// case a garbage collection that starts while the guest spins hangs the host
+// process (see loopguard.Options.YieldEvery). Yielding needs a memory.
 package main
 
 import (
@@ -27,7 +28,7 @@ func main() {
 	skip := flag.String("skip", "", "comma-separated function names (from the name section) whose loops are not instrumented")
 	strip := flag.Bool("strip", false, "drop all custom sections (name, producers, DWARF debug info) from the output")
 	global := flag.String("global", loopguard.DefaultGlobalName, "export name of the added kill-switch global")
-	yield := flag.Uint("yield", 0, "leave native code every N loop iterations (memory.grow 0) so the Go GC/scheduler can preempt a spinning guest; 0 = off")
+	yield := flag.Uint("yield", 16384, "leave native code every N loop iterations (memory.grow 0) so the Go GC/scheduler can preempt a spinning guest; 0 = off (unsafe: a GC during a spin hangs the host)")
 	flag.Parse()
 	if *in == "" || *out == "" || flag.NArg() != 0 || *yield > 1<<31-1 {
 		fmt.Fprintln(os.Stderr, "usage: loopguard -in IN.wasm -out OUT.wasm [-skip name1,name2] [-strip] [-yield N] [-global NAME]")
@@ -69,7 +70,7 @@ func main() {
 	if opts.YieldEvery > 0 {
 		fmt.Printf("yield every:            %d iterations (countdown global %d)\n", opts.YieldEvery, st.Global+1)
 	} else {
-		fmt.Fprintln(os.Stderr, "loopguard: warning: -yield not set; a GC that starts while the guest spins will hang the host (see -help)")
+		fmt.Fprintln(os.Stderr, "loopguard: warning: -yield 0: a GC that starts while the guest spins will hang the host (see -help)")
 	}
 }
 

@@ -1,0 +1,211 @@
+package fsbridge
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Artifact is a file the guest created or changed in /output during a run.
+type Artifact struct {
+	// Path is the guest path, e.g. "/output/ip.txt".
+	Path string
+	// Size is the file's size in bytes.
+	Size int64
+	// MIME is the media type, from the extension, or from the content
+	// (net/http.DetectContentType) when the extension is unknown, e.g.
+	// "image/png" or "text/plain; charset=utf-8".
+	MIME string
+	// SHA256 is the hex digest of the content.
+	SHA256 string
+	// HostPath is where the file is on the host. With a temporary /output
+	// it lives until Sandbox.Close.
+	HostPath string
+}
+
+// fileMeta is what the /output snapshot keeps per file.
+type fileMeta struct {
+	size  int64
+	mtime int64
+	ino   uint64
+	mode  fs.FileMode
+}
+
+func (s *Sandbox) outputBackend() *rootBackend {
+	if s.output == nil {
+		return nil
+	}
+	return s.output.ops.(*plainMount).be.(*rootBackend)
+}
+
+// walkOutput calls fn for every regular file under /output (symbolic links
+// are not followed and not reported).
+func (s *Sandbox) walkOutput(fn func(rel string, fi fs.FileInfo) error) error {
+	be := s.outputBackend()
+	if be == nil {
+		return nil
+	}
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		infos, err := be.readDir(dir)
+		if err != nil {
+			return err
+		}
+		for _, fi := range infos {
+			rel := joinRel(dir, fi.Name())
+			switch {
+			case fi.IsDir():
+				if err := walk(rel); err != nil {
+					return err
+				}
+			case fi.Mode().IsRegular():
+				if err := fn(rel, fi); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk(".")
+}
+
+func metaOf(be backend, rel string, fi fs.FileInfo) fileMeta {
+	st := be.statT(rel, fi)
+	return fileMeta{size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: st.Ino, mode: fi.Mode()}
+}
+
+func (s *Sandbox) snapshotOutput() (map[string]fileMeta, error) {
+	snap := map[string]fileMeta{}
+	be := s.outputBackend()
+	err := s.walkOutput(func(rel string, fi fs.FileInfo) error {
+		snap[rel] = metaOf(be, rel, fi)
+		return nil
+	})
+	return snap, err
+}
+
+// Artifacts returns the files under /output that were created or changed
+// since BeginRun (all of them if BeginRun was never called), sorted by
+// path. A file counts as changed if the guest opened it for writing, or
+// its size, modification time, inode or mode differ from the snapshot.
+// Files deleted during the run are not reported.
+func (s *Sandbox) Artifacts() ([]Artifact, error) {
+	be := s.outputBackend()
+	if be == nil {
+		return nil, nil
+	}
+	s.mu.Lock()
+	snap, dirty := s.outSnap, s.outDirty
+	s.mu.Unlock()
+	var out []Artifact
+	err := s.walkOutput(func(rel string, fi fs.FileInfo) error {
+		old, seen := snap[rel]
+		if seen && !dirty[rel] && old == metaOf(be, rel, fi) {
+			return nil
+		}
+		a, err := s.artifact(be, rel)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // deleted meanwhile
+		}
+		if err != nil {
+			return err
+		}
+		out = append(out, a)
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, err
+}
+
+func (s *Sandbox) artifact(be *rootBackend, rel string) (Artifact, error) {
+	f, err := be.open(rel, os.O_RDONLY, 0)
+	if err != nil {
+		return Artifact{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	h.Write(head)
+	size, err := io.Copy(h, f)
+	if err != nil {
+		return Artifact{}, err
+	}
+	return Artifact{
+		Path:     s.output.gpath(rel),
+		Size:     size + int64(n),
+		MIME:     DetectMIME(rel, head),
+		SHA256:   hex.EncodeToString(h.Sum(nil)),
+		HostPath: filepath.Join(s.output.host, filepath.FromSlash(rel)),
+	}, nil
+}
+
+// ReadArtifact returns the content of a file under /output, by guest path
+// (e.g. Artifact.Path). It reads through the same checks as the guest, so
+// a symbolic link cannot make it read elsewhere.
+func (s *Sandbox) ReadArtifact(guestPath string) ([]byte, error) {
+	be := s.outputBackend()
+	if be == nil {
+		return nil, errors.New("this sandbox has no /output")
+	}
+	g := guestAbs(guestPath)
+	m, rel := s.mountFor(g)
+	if m != s.output {
+		return nil, &Denial{Op: "read", Path: g, Reason: "is not under " + s.output.guest,
+			Message: "read denied: " + g + " is not under " + s.output.guest, Errno: "EACCES"}
+	}
+	f, err := be.open(rel, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// mimeByExt is a fixed table, so results do not depend on the host's
+// /etc/mime.types.
+var mimeByExt = map[string]string{
+	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+	".webp": "image/webp", ".bmp": "image/bmp", ".svg": "image/svg+xml", ".ico": "image/x-icon",
+	".tif": "image/tiff", ".tiff": "image/tiff",
+	".txt": "text/plain; charset=utf-8", ".md": "text/markdown; charset=utf-8", ".log": "text/plain; charset=utf-8",
+	".csv": "text/csv; charset=utf-8", ".tsv": "text/tab-separated-values; charset=utf-8",
+	".html": "text/html; charset=utf-8", ".htm": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+	".json": "application/json", ".jsonl": "application/jsonl", ".ndjson": "application/x-ndjson",
+	".xml": "application/xml", ".yaml": "application/yaml", ".yml": "application/yaml", ".toml": "application/toml",
+	".py": "text/x-python; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+	".pdf": "application/pdf", ".zip": "application/zip", ".gz": "application/gzip", ".tar": "application/x-tar",
+	".xlsx":    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+	".docx":    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+	".pptx":    "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+	".parquet": "application/vnd.apache.parquet", ".sqlite": "application/vnd.sqlite3", ".db": "application/vnd.sqlite3",
+	".npy": "application/octet-stream", ".bin": "application/octet-stream",
+	".wav": "audio/wav", ".mp3": "audio/mpeg", ".mp4": "video/mp4",
+}
+
+// DetectMIME returns the media type of a file from its name and its first
+// bytes (up to 512). A known extension wins, except that content sniffed
+// as an image, PDF or archive overrides a text or unknown extension (a PNG
+// saved as "chart.txt" is still an image to a multimodal model).
+func DetectMIME(name string, head []byte) string {
+	ext := strings.ToLower(path.Ext(name))
+	sniffed := http.DetectContentType(head)
+	binary := strings.HasPrefix(sniffed, "image/") || sniffed == "application/pdf" ||
+		sniffed == "application/zip" || sniffed == "application/x-gzip"
+	if t, ok := mimeByExt[ext]; ok {
+		if binary && strings.HasPrefix(t, "text/") {
+			return sniffed
+		}
+		return t
+	}
+	return sniffed
+}

@@ -1,0 +1,322 @@
+package fsbridge
+
+import (
+	"errors"
+	"hash/fnv"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/afero"
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+	wsys "github.com/tetratelabs/wazero/sys"
+)
+
+// backend is one storage tree, addressed by clean slash-separated names
+// relative to its root ("." is the root). Two implementations: rootBackend
+// (a host folder through os.Root, which refuses every path and symbolic link
+// that leads out of the folder) and memBackend (afero.MemMapFs, for /tmp).
+//
+// Backends decide nothing about policy; they only store.
+type backend interface {
+	open(name string, flag int, perm fs.FileMode) (afero.File, error)
+	stat(name string) (fs.FileInfo, error)
+	lstat(name string) (fs.FileInfo, error)
+	mkdir(name string, perm fs.FileMode) error
+	remove(name string) error // a file, or an empty folder
+	rename(from, to string) error
+	chmod(name string, mode fs.FileMode) error
+	chtimes(name string, atime, mtime time.Time) error
+	symlink(target, name string) error
+	link(oldname, newname string) error
+	readlink(name string) (string, error)
+	// readDir lists a folder, entries not followed if symbolic links.
+	readDir(name string) ([]fs.FileInfo, error)
+	// statT converts an info from this backend (name is what was stat'ed).
+	statT(name string, fi fs.FileInfo) wsys.Stat_t
+	close() error
+}
+
+// errSpecial is returned for opening a host file that is neither a regular
+// file nor a folder (a FIFO would block the host, a device could be
+// anything).
+var errSpecial = errors.New("not a regular file or folder")
+
+// rootBackend is a host folder seen through os.Root: every name is resolved
+// inside the folder, symbolic links included, with openat-style calls that
+// cannot be raced out of it. Absolute symbolic links and links that climb
+// out of the folder make the call fail (see isEscape).
+type rootBackend struct {
+	root *os.Root
+}
+
+func openRootBackend(dir string) (*rootBackend, error) {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &rootBackend{root: r}, nil
+}
+
+func (b *rootBackend) open(name string, flag int, perm fs.FileMode) (afero.File, error) {
+	// Refuse special files before opening: open(2) of a FIFO blocks.
+	if fi, err := b.root.Stat(name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return nil, errSpecial
+	}
+	f, err := b.root.OpenFile(name, flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || (!fi.Mode().IsRegular() && !fi.IsDir()) {
+		f.Close()
+		if err == nil {
+			err = errSpecial
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+func (b *rootBackend) stat(name string) (fs.FileInfo, error)  { return b.root.Stat(name) }
+func (b *rootBackend) lstat(name string) (fs.FileInfo, error) { return b.root.Lstat(name) }
+func (b *rootBackend) mkdir(name string, perm fs.FileMode) error {
+	return b.root.Mkdir(name, perm)
+}
+func (b *rootBackend) remove(name string) error            { return b.root.Remove(name) }
+func (b *rootBackend) rename(from, to string) error        { return b.root.Rename(from, to) }
+func (b *rootBackend) chmod(n string, m fs.FileMode) error { return b.root.Chmod(n, m) }
+func (b *rootBackend) chtimes(name string, atime, mtime time.Time) error {
+	return b.root.Chtimes(name, atime, mtime)
+}
+func (b *rootBackend) symlink(target, name string) error { return b.root.Symlink(target, name) }
+func (b *rootBackend) link(o, n string) error            { return b.root.Link(o, n) }
+func (b *rootBackend) readlink(name string) (string, error) {
+	return b.root.Readlink(name)
+}
+func (b *rootBackend) close() error { return b.root.Close() }
+
+func (b *rootBackend) readDir(name string) ([]fs.FileInfo, error) {
+	f, err := b.root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	out := make([]fs.FileInfo, 0, len(names))
+	for _, n := range names {
+		// Lstat through the root, not by host path: nothing on the way can
+		// be swapped for a link out of the folder.
+		fi, err := b.root.Lstat(path.Join(name, n))
+		if err != nil {
+			continue // removed meanwhile
+		}
+		out = append(out, fi)
+	}
+	return out, nil
+}
+
+func (b *rootBackend) statT(_ string, fi fs.FileInfo) wsys.Stat_t { return wsys.NewStat_t(fi) }
+
+// memBackend is an in-memory tree (afero.MemMapFs) with the POSIX checks
+// MemMapFs lacks: parents must exist, folders must be empty to be removed,
+// files and folders do not replace each other on rename.
+type memBackend struct {
+	fs  *afero.MemMapFs
+	dev uint64
+}
+
+func newMemBackend(id string) *memBackend {
+	return &memBackend{fs: afero.NewMemMapFs().(*afero.MemMapFs), dev: hash64("dev:" + id)}
+}
+
+func memName(name string) string {
+	if name == "." || name == "" {
+		return "/"
+	}
+	return "/" + name
+}
+
+func pathErr(op, name string, err error) error { return &fs.PathError{Op: op, Path: name, Err: err} }
+
+// parentDir checks that name's parent exists and is a folder.
+func (b *memBackend) parentDir(op, name string) error {
+	dir := path.Dir(name)
+	if dir == "." {
+		return nil
+	}
+	fi, err := b.fs.Stat(memName(dir))
+	if err != nil {
+		return pathErr(op, name, syscall.ENOENT)
+	}
+	if !fi.IsDir() {
+		return pathErr(op, name, syscall.ENOTDIR)
+	}
+	return nil
+}
+
+func (b *memBackend) open(name string, flag int, perm fs.FileMode) (afero.File, error) {
+	fi, err := b.fs.Stat(memName(name))
+	switch {
+	case err == nil:
+		if flag&os.O_CREATE != 0 && flag&os.O_EXCL != 0 {
+			return nil, pathErr("open", name, syscall.EEXIST)
+		}
+		if fi.IsDir() && flag&(os.O_WRONLY|os.O_RDWR|os.O_TRUNC) != 0 {
+			return nil, pathErr("open", name, syscall.EISDIR)
+		}
+	case flag&os.O_CREATE == 0:
+		return nil, pathErr("open", name, syscall.ENOENT)
+	default:
+		if err := b.parentDir("open", name); err != nil {
+			return nil, err
+		}
+	}
+	// MemMapFs hands out a read-only handle only for exactly O_RDONLY;
+	// access modes are enforced by the sys.File adapter anyway.
+	return b.fs.OpenFile(memName(name), flag&^os.O_APPEND, perm)
+}
+
+func (b *memBackend) stat(name string) (fs.FileInfo, error)  { return b.fs.Stat(memName(name)) }
+func (b *memBackend) lstat(name string) (fs.FileInfo, error) { return b.fs.Stat(memName(name)) }
+
+func (b *memBackend) mkdir(name string, perm fs.FileMode) error {
+	if _, err := b.fs.Stat(memName(name)); err == nil {
+		return pathErr("mkdir", name, syscall.EEXIST)
+	}
+	if err := b.parentDir("mkdir", name); err != nil {
+		return err
+	}
+	return b.fs.Mkdir(memName(name), perm)
+}
+
+func (b *memBackend) remove(name string) error {
+	if name == "." {
+		return pathErr("remove", name, syscall.EBUSY)
+	}
+	fi, err := b.fs.Stat(memName(name))
+	if err != nil {
+		return pathErr("remove", name, syscall.ENOENT)
+	}
+	if fi.IsDir() {
+		if ents, err := b.readDir(name); err != nil {
+			return err
+		} else if len(ents) > 0 {
+			return pathErr("remove", name, syscall.ENOTEMPTY)
+		}
+	}
+	return b.fs.Remove(memName(name))
+}
+
+func (b *memBackend) rename(from, to string) error {
+	if from == "." || to == "." {
+		return pathErr("rename", from, syscall.EBUSY)
+	}
+	src, err := b.fs.Stat(memName(from))
+	if err != nil {
+		return pathErr("rename", from, syscall.ENOENT)
+	}
+	if err := b.parentDir("rename", to); err != nil {
+		return err
+	}
+	if from == to {
+		return nil
+	}
+	if src.IsDir() && strings.HasPrefix(to, from+"/") {
+		return pathErr("rename", from, syscall.EINVAL)
+	}
+	if dst, err := b.fs.Stat(memName(to)); err == nil {
+		switch {
+		case src.IsDir() && !dst.IsDir():
+			return pathErr("rename", to, syscall.ENOTDIR)
+		case !src.IsDir() && dst.IsDir():
+			return pathErr("rename", to, syscall.EISDIR)
+		}
+		if err := b.remove(to); err != nil {
+			return err
+		}
+	}
+	return b.fs.Rename(memName(from), memName(to))
+}
+
+func (b *memBackend) chmod(name string, mode fs.FileMode) error {
+	return b.fs.Chmod(memName(name), mode)
+}
+
+func (b *memBackend) chtimes(name string, atime, mtime time.Time) error {
+	fi, err := b.fs.Stat(memName(name))
+	if err != nil {
+		return err
+	}
+	if mtime.IsZero() {
+		mtime = fi.ModTime()
+	}
+	if atime.IsZero() {
+		atime = mtime
+	}
+	return b.fs.Chtimes(memName(name), atime, mtime)
+}
+
+func (b *memBackend) symlink(string, string) error { return syscall.ENOTSUP }
+func (b *memBackend) link(string, string) error    { return syscall.ENOTSUP }
+func (b *memBackend) readlink(name string) (string, error) {
+	if _, err := b.fs.Stat(memName(name)); err != nil {
+		return "", err
+	}
+	return "", syscall.EINVAL // not a link
+}
+
+func (b *memBackend) readDir(name string) ([]fs.FileInfo, error) {
+	f, err := b.fs.Open(memName(name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, syscall.ENOTDIR
+	}
+	ents, err := f.Readdir(-1)
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	return ents, nil
+}
+
+func (b *memBackend) statT(name string, fi fs.FileInfo) wsys.Stat_t {
+	st := wsys.NewStat_t(fi)
+	st.Dev = b.dev
+	st.Ino = hash64(name)
+	if fi.IsDir() {
+		st.Nlink = 2
+	}
+	return st
+}
+
+func (b *memBackend) close() error { return nil }
+
+// hash64 is a non-zero 64-bit hash, for inode numbers of trees that have
+// none (wasi-libc treats inode 0 as "unknown", and Python's shutil treats
+// equal inodes on one device as the same file).
+func hash64(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	v := h.Sum64()
+	if v == 0 {
+		v = 1
+	}
+	return v
+}
+
+var _ = experimentalsys.EIO

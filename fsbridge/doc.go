@@ -1,0 +1,85 @@
+// Package fsbridge is the only code that decides what the guest may touch.
+//
+// The guest (CPython on WASI, run by package runtime) sees one filesystem
+// at "/": the experimental/sys.FS returned by Sandbox.FS. Every path the
+// guest opens, lists, creates, renames or deletes arrives here, is routed
+// to one mount, and is checked against the operator's Policy:
+//
+//   - read-only host folders (ReadOnly): reads only, changes fail with EROFS;
+//   - read-write host folders (ReadWrite): the guest's work folders;
+//   - copy-on-write host folders (CopyOnWrite): reads fall through to the
+//     host folder, every change lands in an upper folder; deletions are
+//     whiteouts; the host folder is never written;
+//   - /output: writable; what a run creates or changes there comes back as
+//     Artifacts;
+//   - /tmp: in memory (afero.MemMapFs), private, gone with the Sandbox;
+//   - virtual folders (VirtualMount, e.g. /network): reading a file calls
+//     the operator's Fetcher (HTTPFetcher: an allowlist of URLs) — the
+//     guest's only network;
+//   - everything else does not exist for the guest, and any attempt to use
+//     it is refused.
+//
+// Every refusal is recorded as a Denial whose message names the path and
+// the reason ("write denied: /etc/hosts is outside writable mounts (/work,
+// /output, /tmp)"); Sandbox.Explain gives the runtime the message for the
+// path of a failed call, so that the Python exception can carry it.
+// Writes are bounded by Limits (bytes per run, files per run, file size,
+// open files).
+//
+// # What fsbridge must never do
+//
+//   - Write, create, delete, rename, chmod or touch anything in a read-only
+//     host folder or in a copy-on-write mount's host folder. Read-only
+//     mounts and copy-on-write lowers are reached only through a backend
+//     type whose changing methods return EROFS.
+//   - Resolve a path, or follow a symbolic link, to anything outside the
+//     mount's host folder. Host folders are opened with os.Root, which
+//     resolves each component with openat and refuses absolute links and
+//     links that climb out (so a link cannot be swapped in between a check
+//     and a use). Links the guest makes must point inside their mount
+//     (absolute targets inside it are stored relative); hard links and
+//     renames never cross mounts; copy-on-write mounts and /tmp take no
+//     links at all.
+//   - Open special files (FIFOs, devices, sockets) from a host folder.
+//   - Reveal host paths: readlink of a link that points outside its mount
+//     is refused; messages name guest paths only (CopyToSandbox, which the
+//     operator's side calls, names host paths).
+//   - Reach the network other than through a Fetcher the operator
+//     registered; HTTPFetcher only fetches its allowlisted URLs, with a
+//     timeout and a size cap, and follows redirects only on the same host.
+//
+// # Errors the guest sees
+//
+// wazero v1.12 can carry only some errno values to the guest (see
+// ErrnoFor). Refusals outside every mount are EACCES (PermissionError);
+// changes on a read-only mount EROFS; renames and hard links across mounts
+// EPERM (they would be EXDEV; shutil.move falls back to copy-and-delete
+// either way); limits (EFBIG, EDQUOT, EMFILE) and fetch timeouts
+// (ETIMEDOUT) reach the guest as EIO. Denial.Errno keeps the ideal name so
+// the runtime can restore it. A fetcher's "not found" is ENOENT
+// (FileNotFoundError) and "forbidden" EACCES.
+//
+// Looking is not refusing: stat of a path outside every mount is a quiet
+// ENOENT (the import system and os.path.exists look at many paths), while
+// opening it is a recorded denial.
+//
+// # Where behaviour differs from a POSIX filesystem
+//
+//   - WASI has no chmod and reports no permission bits: os.chmod is a no-op
+//     in the guest and st_mode has only the file type. Copy-up still keeps
+//     the host file's mode in the upper folder (plus owner write).
+//   - Copy-on-write: opening a lower file for writing copies it up first; a
+//     descriptor opened earlier for reading keeps seeing the lower file.
+//     Renaming a folder copies its whole merged tree up. A lower symbolic
+//     link is copied up as the file it points to when written through.
+//     Whiteouts are stored in the upper folder in .pybox-cow.json, which the
+//     guest cannot see.
+//   - /tmp has no symbolic or hard links (ENOTSUP).
+//   - Virtual files are fetched when opened, and when stat'ed (kept two
+//     seconds for the open that follows); writes are uploaded when the file
+//     is closed. The guest waits while the fetcher runs, which no
+//     KeyboardInterrupt can cut short: a fetch is bounded by its own timeout
+//     and by the context given to BeginRun (cancel it to abort the fetch).
+//   - Folder listings are read when first read and after a rewind, not
+//     live.
+package fsbridge

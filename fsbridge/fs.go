@@ -1,0 +1,314 @@
+package fsbridge
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"syscall"
+
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+	wsys "github.com/tetratelabs/wazero/sys"
+)
+
+// sandboxFS is the guest's root filesystem: it routes every path to its
+// mount and applies the policy. wazero hands it paths relative to "/",
+// already cleaned (path.Clean) and checked not to start with "..", possibly
+// with a trailing slash; a folder fd's paths arrive joined to the folder's
+// own path. sandboxFS cleans and checks them again anyway.
+type sandboxFS struct {
+	experimentalsys.UnimplementedFS
+	s *Sandbox
+}
+
+var _ experimentalsys.FS = (*sandboxFS)(nil)
+
+// resolve turns a path from wazero into the absolute guest path and its
+// mount (nil if none). dirOnly is set for a trailing slash.
+func (s *Sandbox) resolve(p string) (g string, dirOnly bool, m *mount, rel string, err error) {
+	dirOnly = strings.HasSuffix(p, "/") && strings.Trim(p, "/") != ""
+	if strings.ContainsRune(p, 0) {
+		return "", false, nil, "", syscall.EINVAL
+	}
+	c := path.Clean(strings.TrimPrefix(p, "/"))
+	if c == "" {
+		c = "."
+	}
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return "", false, nil, "", deny("access", p, "escapes the root folder", experimentalsys.EPERM, "EPERM")
+	}
+	g = guestAbs(c)
+	m, rel = s.mountFor(g)
+	return g, dirOnly, m, rel, nil
+}
+
+func (s *Sandbox) outside(op, g string) error {
+	if op == "read" || op == "stat" {
+		return deny(op, g, fmt.Sprintf("is outside readable mounts (%s)", strings.Join(s.guestPaths(nil), ", ")), experimentalsys.EACCES, "EACCES")
+	}
+	w := s.guestPaths(func(m *mount) bool { return m.writable() })
+	return deny(op, g, fmt.Sprintf("is outside writable mounts (%s)", strings.Join(w, ", ")), experimentalsys.EACCES, "EACCES")
+}
+
+func readOnlyErr(op string, m *mount, g string) error {
+	what := "a read-only mount"
+	if m.kind == kindVirtual {
+		what = "a read-only virtual mount"
+	}
+	return deny(op, g, fmt.Sprintf("is on %s (%s)", what, m.guest), experimentalsys.EROFS, "EROFS")
+}
+
+func (s *Sandbox) synthStat(g string) wsys.Stat_t {
+	return wsys.Stat_t{Dev: hash64("dev:synthetic"), Ino: hash64("synthetic:" + g), Mode: fs.ModeDir | 0o555, Nlink: 2}
+}
+
+func (s *Sandbox) synthDir(g string) experimentalsys.File {
+	return &dirFile{
+		list: func() ([]experimentalsys.Dirent, error) {
+			var out []experimentalsys.Dirent
+			for _, n := range s.synth[g] {
+				out = append(out, experimentalsys.Dirent{Name: n, Ino: hash64("synthetic:" + path.Join(g, n)), Type: fs.ModeDir})
+			}
+			return out, nil
+		},
+		stat: func() (wsys.Stat_t, error) { return s.synthStat(g), nil },
+	}
+}
+
+// quietProbes are files CPython looks for at startup next to its
+// executable ("/"): their absence is normal, not a denial worth reporting.
+var quietProbes = map[string]bool{"/pyvenv.cfg": true, "/pybuilddir.txt": true}
+
+// OpenFile implements experimentalsys.FS.
+func (f *sandboxFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
+	s := f.s
+	g, dirOnly, m, rel, err := s.resolve(p)
+	if err != nil {
+		return nil, s.fail(err)
+	}
+	if dirOnly {
+		flag |= experimentalsys.O_DIRECTORY
+	}
+	write := isWriteOpen(flag)
+	op := "read"
+	if write {
+		op = "write"
+	}
+	if m == nil {
+		if s.isSynth(g) {
+			if write {
+				return nil, experimentalsys.EISDIR
+			}
+			// Never fails: wazero panics if opening the root fails with
+			// anything but ENOENT, so no open-files limit here.
+			return s.synthDir(g), 0
+		}
+		if !write && quietProbes[g] {
+			return nil, experimentalsys.ENOENT
+		}
+		return nil, s.fail(s.outside(op, g))
+	}
+	if write && !m.writable() {
+		return nil, s.fail(readOnlyErr(op, m, g))
+	}
+	file, err := m.ops.open(rel, flag, perm)
+	if err != nil {
+		return nil, s.fail(err)
+	}
+	return file, 0
+}
+
+func (f *sandboxFS) stat(p string, follow bool) (wsys.Stat_t, experimentalsys.Errno) {
+	s := f.s
+	g, dirOnly, m, rel, err := s.resolve(p)
+	if err != nil {
+		return wsys.Stat_t{}, s.fail(err)
+	}
+	if m == nil {
+		if s.isSynth(g) {
+			return s.synthStat(g), 0
+		}
+		// Not a denial: looking is harmless, and the import system and
+		// os.path.exists look at many paths.
+		return wsys.Stat_t{}, experimentalsys.ENOENT
+	}
+	st, err := m.ops.stat(rel, follow || dirOnly)
+	if err != nil {
+		return wsys.Stat_t{}, s.fail(err)
+	}
+	if dirOnly && !st.Mode.IsDir() {
+		return wsys.Stat_t{}, experimentalsys.ENOTDIR
+	}
+	return st, 0
+}
+
+// Stat implements experimentalsys.FS.
+func (f *sandboxFS) Stat(p string) (wsys.Stat_t, experimentalsys.Errno) { return f.stat(p, true) }
+
+// Lstat implements experimentalsys.FS.
+func (f *sandboxFS) Lstat(p string) (wsys.Stat_t, experimentalsys.Errno) { return f.stat(p, false) }
+
+// writeTarget resolves a path for a modifying operation.
+func (f *sandboxFS) writeTarget(op, p string) (*mount, string, experimentalsys.Errno) {
+	s := f.s
+	g, _, m, rel, err := s.resolve(p)
+	if err != nil {
+		return nil, "", s.fail(err)
+	}
+	if m == nil {
+		if s.isSynth(g) {
+			if op == "mkdir" {
+				return nil, "", experimentalsys.EEXIST
+			}
+			return nil, "", s.fail(deny(op, g, "is a folder that holds mounts and cannot be changed", experimentalsys.EROFS, "EROFS"))
+		}
+		return nil, "", s.fail(s.outside(op, g))
+	}
+	if !m.writable() {
+		return nil, "", s.fail(readOnlyErr(op, m, g))
+	}
+	return m, rel, 0
+}
+
+// Mkdir implements experimentalsys.FS.
+func (f *sandboxFS) Mkdir(p string, perm fs.FileMode) experimentalsys.Errno {
+	m, rel, errno := f.writeTarget("mkdir", p)
+	if errno != 0 {
+		return errno
+	}
+	return f.s.fail(m.ops.mkdir(rel, perm))
+}
+
+// Chmod implements experimentalsys.FS.
+func (f *sandboxFS) Chmod(p string, perm fs.FileMode) experimentalsys.Errno {
+	m, rel, errno := f.writeTarget("chmod", p)
+	if errno != 0 {
+		return errno
+	}
+	return f.s.fail(m.ops.chmod(rel, perm))
+}
+
+// Rmdir implements experimentalsys.FS.
+func (f *sandboxFS) Rmdir(p string) experimentalsys.Errno {
+	m, rel, errno := f.writeTarget("delete", p)
+	if errno != 0 {
+		return errno
+	}
+	return f.s.fail(m.ops.rmdir(rel))
+}
+
+// Unlink implements experimentalsys.FS.
+func (f *sandboxFS) Unlink(p string) experimentalsys.Errno {
+	m, rel, errno := f.writeTarget("delete", p)
+	if errno != 0 {
+		return errno
+	}
+	return f.s.fail(m.ops.unlink(rel))
+}
+
+// Utimens implements experimentalsys.FS.
+func (f *sandboxFS) Utimens(p string, atim, mtim int64) experimentalsys.Errno {
+	m, rel, errno := f.writeTarget("write", p)
+	if errno != 0 {
+		return errno
+	}
+	return f.s.fail(m.ops.utimens(rel, atim, mtim))
+}
+
+// twoPaths resolves the paths of a rename or link, which must be on one
+// writable mount.
+func (f *sandboxFS) twoPaths(op, from, to string) (*mount, string, string, experimentalsys.Errno) {
+	s := f.s
+	gf, _, mf, rf, err := s.resolve(from)
+	if err != nil {
+		return nil, "", "", s.fail(err)
+	}
+	gt, _, mt, rt, err := s.resolve(to)
+	if err != nil {
+		return nil, "", "", s.fail(err)
+	}
+	w := strings.Join(s.guestPaths(func(m *mount) bool { return m.writable() }), ", ")
+	switch {
+	case mf == nil && op == "rename":
+		return nil, "", "", s.fail(deny2(op, gf, gt, fmt.Sprintf("is not possible: %s is outside writable mounts (%s)", gf, w), experimentalsys.EACCES, "EACCES"))
+	case mf == nil:
+		if _, ok := s.synth[gf]; !ok {
+			return nil, "", "", s.fail(deny2(op, gf, gt, fmt.Sprintf("is not possible: %s is outside every mount", gf), experimentalsys.EACCES, "EACCES"))
+		}
+		return nil, "", "", experimentalsys.EPERM
+	case mt == nil:
+		return nil, "", "", s.fail(deny2(op, gf, gt, fmt.Sprintf("is not possible: %s is outside writable mounts (%s)", gt, w), experimentalsys.EACCES, "EACCES"))
+	case op == "rename" && !mf.writable():
+		return nil, "", "", s.fail(deny2(op, gf, gt, fmt.Sprintf("is not possible: %s is on a read-only mount (%s)", gf, mf.guest), experimentalsys.EROFS, "EROFS"))
+	case !mt.writable():
+		return nil, "", "", s.fail(deny2(op, gf, gt, fmt.Sprintf("is not possible: %s is on a read-only mount (%s)", gt, mt.guest), experimentalsys.EROFS, "EROFS"))
+	case mf != mt:
+		hint := "copy the file, then delete the original"
+		if op == "link" {
+			hint = "copy the file instead"
+		}
+		return nil, "", "", s.fail(deny2(op, gf, gt, fmt.Sprintf("crosses mounts (%s to %s); %s", mf.guest, mt.guest, hint), experimentalsys.EPERM, "EXDEV"))
+	}
+	return mf, rf, rt, 0
+}
+
+// Rename implements experimentalsys.FS.
+func (f *sandboxFS) Rename(from, to string) experimentalsys.Errno {
+	m, rf, rt, errno := f.twoPaths("rename", from, to)
+	if errno != 0 {
+		return errno
+	}
+	return f.s.fail(m.ops.rename(rf, rt))
+}
+
+// Link implements experimentalsys.FS (hard links).
+func (f *sandboxFS) Link(oldPath, newPath string) experimentalsys.Errno {
+	m, ro, rn, errno := f.twoPaths("link", oldPath, newPath)
+	if errno != 0 {
+		return errno
+	}
+	return f.s.fail(m.ops.link(ro, rn))
+}
+
+// Symlink implements experimentalsys.FS. oldPath is the link's text (the
+// target) as the guest gave it; only linkName is a path to resolve.
+func (f *sandboxFS) Symlink(oldPath, linkName string) experimentalsys.Errno {
+	s := f.s
+	g, _, m, rel, err := s.resolve(linkName)
+	if err != nil {
+		return s.fail(err)
+	}
+	if m == nil {
+		w := strings.Join(s.guestPaths(func(m *mount) bool { return m.writable() }), ", ")
+		return s.fail(deny2("symlink", g, oldPath, fmt.Sprintf("is not possible: %s is outside writable mounts (%s)", g, w), experimentalsys.EACCES, "EACCES"))
+	}
+	if !m.writable() {
+		return s.fail(deny2("symlink", g, oldPath, fmt.Sprintf("is not possible: %s is on a read-only mount (%s)", g, m.guest), experimentalsys.EROFS, "EROFS"))
+	}
+	return s.fail(m.ops.symlink(oldPath, rel))
+}
+
+// Readlink implements experimentalsys.FS.
+func (f *sandboxFS) Readlink(p string) (string, experimentalsys.Errno) {
+	s := f.s
+	g, _, m, rel, err := s.resolve(p)
+	if err != nil {
+		return "", s.fail(err)
+	}
+	if m == nil {
+		if s.isSynth(g) {
+			return "", experimentalsys.EINVAL
+		}
+		return "", experimentalsys.ENOENT
+	}
+	t, err := m.ops.readlink(rel)
+	if err != nil {
+		return "", s.fail(err)
+	}
+	return t, 0
+}
+
+// Explain says why the most recent operation on guestPath was refused; see
+// Sandbox.Explain. The runtime finds it on Request.FS by interface and uses
+// it to put the reason into the guest's exception message.
+func (f *sandboxFS) Explain(guestPath string) (string, bool) { return f.s.Explain(guestPath) }

@@ -1,0 +1,329 @@
+package fsbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+)
+
+// Sandbox is one guest's view of the world, built from a Policy: its
+// mounts, its /output and /tmp, its limits, and the record of what it was
+// refused. Hand Sandbox.FS() to the runtime as the guest's root.
+//
+// A Sandbox may serve several runs in turn (a persistent session): call
+// BeginRun before each, and read Artifacts and Denials after. Its methods
+// are safe for concurrent use, but runs sharing one Sandbox at the same
+// time share its per-run counters and artifact snapshot.
+type Sandbox struct {
+	limits Limits
+	mounts []*mount // in policy order
+	output *mount   // nil with Policy.NoOutput
+	// synth maps each folder above the mounts ("/", and "/mnt" for a
+	// mount at "/mnt/data") to its children's names.
+	synth    map[string][]string
+	tempDirs []string
+
+	denials denialLog
+
+	mu       sync.Mutex
+	runCtx   context.Context
+	written  int64
+	created  int
+	open     int
+	outDirty map[string]bool
+	outSnap  map[string]fileMeta
+	closed   bool
+}
+
+// New builds a Sandbox from p: it checks the policy, opens the host
+// folders, and creates the temporary folders it needs (removed by Close).
+func New(p Policy) (*Sandbox, error) {
+	plan, err := p.plan(true)
+	if err != nil {
+		return nil, err
+	}
+	s := &Sandbox{limits: p.Limits.withDefaults(), synth: map[string][]string{}, outDirty: map[string]bool{}}
+	ok := false
+	defer func() {
+		if !ok {
+			s.Close()
+		}
+	}()
+	tempDir := func(pattern string) (string, error) {
+		d, err := os.MkdirTemp(p.TempDir, pattern)
+		if err != nil {
+			return "", err
+		}
+		s.tempDirs = append(s.tempDirs, d)
+		return realDir(d)
+	}
+	for _, pm := range plan {
+		m := &mount{s: s, kind: pm.kind, guest: pm.guest, host: pm.host}
+		switch pm.kind {
+		case kindRO, kindRW, kindOutput:
+			if pm.kind == kindOutput && m.host == "" {
+				if m.host, err = tempDir("pybox-output-"); err != nil {
+					return nil, fmt.Errorf("output folder: %w", err)
+				}
+			}
+			rb, err := openRootBackend(m.host)
+			if err != nil {
+				return nil, fmt.Errorf("mount %s: %w", pm.guest, err)
+			}
+			var be backend = rb
+			if pm.kind == kindRO {
+				be = readOnlyBackend{rb}
+			}
+			m.ops = &plainMount{m: m, be: be}
+			if pm.kind == kindOutput {
+				s.output = m
+			}
+		case kindCOW:
+			upper := pm.upper
+			if upper == "" {
+				if upper, err = tempDir("pybox-cow-"); err != nil {
+					return nil, fmt.Errorf("mount %s: upper folder: %w", pm.guest, err)
+				}
+			}
+			lower, err := openRootBackend(m.host)
+			if err != nil {
+				return nil, fmt.Errorf("mount %s: %w", pm.guest, err)
+			}
+			up, err := openRootBackend(upper)
+			if err != nil {
+				lower.close()
+				return nil, fmt.Errorf("mount %s: upper folder: %w", pm.guest, err)
+			}
+			if m.ops, err = newCowMount(m, lower, up); err != nil {
+				lower.close()
+				up.close()
+				return nil, fmt.Errorf("mount %s: %w", pm.guest, err)
+			}
+		case kindTmp:
+			m.ops = &plainMount{m: m, be: newMemBackend(fmt.Sprintf("%p%s", s, pm.guest))}
+		case kindVirtual:
+			m.writableVirtual = pm.virtual.Writable
+			m.ops = newVirtualMount(m, pm.virtual)
+		}
+		s.mounts = append(s.mounts, m)
+	}
+	for _, g := range append(s.guestPaths(nil), bundleGuest) {
+		child := g
+		for child != "/" {
+			parent := path.Dir(child)
+			s.addSynth(parent, path.Base(child))
+			child = parent
+		}
+	}
+	s.synth[bundleGuest] = nil
+	ok = true
+	return s, nil
+}
+
+func (s *Sandbox) addSynth(dir, name string) {
+	for _, n := range s.synth[dir] {
+		if n == name {
+			return
+		}
+	}
+	s.synth[dir] = append(s.synth[dir], name)
+	sort.Strings(s.synth[dir])
+}
+
+// guestPaths lists mount points, all or those keep accepts.
+func (s *Sandbox) guestPaths(keep func(*mount) bool) []string {
+	var out []string
+	for _, m := range s.mounts {
+		if keep == nil || keep(m) {
+			out = append(out, m.guest)
+		}
+	}
+	return out
+}
+
+// Close releases the host folders and removes the temporary folders the
+// Sandbox made (a temporary /output with its artifacts included: read them
+// first). The guest must not use the FS afterwards.
+func (s *Sandbox) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	var errs []error
+	for _, m := range s.mounts {
+		if m.ops != nil {
+			if err := m.ops.close(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	for _, d := range s.tempDirs {
+		if err := os.RemoveAll(d); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// FS returns the filesystem to hand the runtime as the guest's root
+// (runtime.Request.FS). Every path the guest uses goes through it.
+func (s *Sandbox) FS() experimentalsys.FS { return &sandboxFS{s: s} }
+
+// BeginRun starts a run: it resets the per-run limits (bytes written,
+// files created) and the denial log, snapshots /output so that Artifacts
+// can tell what the run created or changed, and sets the context fetchers
+// get (cancel it to abort a slow fetch when the run is interrupted).
+func (s *Sandbox) BeginRun(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	snap, err := s.snapshotOutput()
+	if err != nil {
+		return fmt.Errorf("snapshot of /output: %w", err)
+	}
+	s.mu.Lock()
+	s.runCtx = ctx
+	s.written, s.created = 0, 0
+	s.outDirty = map[string]bool{}
+	s.outSnap = snap
+	s.mu.Unlock()
+	s.denials.reset()
+	for _, m := range s.mounts {
+		if v, ok := m.ops.(*virtualMount); ok {
+			v.mu.Lock()
+			v.cache = map[string]fetched{}
+			v.mu.Unlock()
+		}
+	}
+	return nil
+}
+
+func (s *Sandbox) ctx() context.Context {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.runCtx == nil {
+		return context.Background()
+	}
+	return s.runCtx
+}
+
+// Denials returns what was refused (or failed, for fetches) since the last
+// BeginRun, oldest first. At most 10000 are kept.
+func (s *Sandbox) Denials() []Denial { return s.denials.list() }
+
+// Explain returns the message of the most recent denial recorded for
+// guestPath (absolute, or relative to "/"), and forgets it, so that an
+// error raised in the guest can say why. For a path outside every mount
+// with no recorded denial (wazero refuses paths such as /data/../../x
+// before they reach the Sandbox) it returns a general explanation. It
+// returns false when it has nothing to say: the error had an ordinary
+// cause, such as a missing file.
+func (s *Sandbox) Explain(guestPath string) (string, bool) {
+	p := guestAbs(guestPath)
+	if d, ok := s.denials.take(p); ok {
+		return d.Message, true
+	}
+	if m, _ := s.mountFor(p); m == nil && !s.isSynth(p) && !guestWithin(p, bundleGuest) {
+		return fmt.Sprintf("access denied: %s is outside every mount (%s)", p, strings.Join(s.guestPaths(nil), ", ")), true
+	}
+	return "", false
+}
+
+// mountFor finds the mount holding the absolute guest path g.
+func (s *Sandbox) mountFor(g string) (*mount, string) {
+	for _, m := range s.mounts {
+		if g == m.guest {
+			return m, "."
+		}
+		if strings.HasPrefix(g, m.guest+"/") {
+			return m, g[len(m.guest)+1:]
+		}
+	}
+	return nil, ""
+}
+
+func (s *Sandbox) isSynth(g string) bool {
+	_, ok := s.synth[g]
+	return ok
+}
+
+// fail records a denial carried by err, if any, and returns the errno.
+func (s *Sandbox) fail(err error) experimentalsys.Errno {
+	var de *denyErr
+	if errors.As(err, &de) {
+		s.denials.add(de.d)
+		return de.errno
+	}
+	return errnoOf(err)
+}
+
+// Limits bookkeeping.
+
+func (s *Sandbox) admitWrite(guest string, end, n int64) error {
+	l := s.limits
+	if l.FileSize > 0 && end > l.FileSize {
+		return deny("write", guest, fmt.Sprintf("would grow the file to %d bytes, past the file size limit of %s", end, formatBytes(l.FileSize)), experimentalsys.EIO, "EFBIG")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l.WriteBytes > 0 && s.written+n > l.WriteBytes {
+		return deny("write", guest, fmt.Sprintf("would exceed the limit of %s written per run", formatBytes(l.WriteBytes)), experimentalsys.EIO, "EDQUOT")
+	}
+	return nil
+}
+
+func (s *Sandbox) chargeWrite(n int64) {
+	s.mu.Lock()
+	s.written += n
+	s.mu.Unlock()
+}
+
+func (s *Sandbox) admitCreate(guest string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.limits.Files > 0 && s.created >= s.limits.Files {
+		return deny("create", guest, fmt.Sprintf("would exceed the limit of %d files created per run", s.limits.Files), experimentalsys.EIO, "EDQUOT")
+	}
+	return nil
+}
+
+func (s *Sandbox) chargeCreate() {
+	s.mu.Lock()
+	s.created++
+	s.mu.Unlock()
+}
+
+// acquireOpen takes an open-files slot; the returned func gives it back
+// (once).
+func (s *Sandbox) acquireOpen(guest string) (func(), error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.limits.OpenFiles > 0 && s.open >= s.limits.OpenFiles {
+		return nil, deny("open", guest, fmt.Sprintf("would exceed the limit of %d open files", s.limits.OpenFiles), experimentalsys.EIO, "EMFILE")
+	}
+	s.open++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			s.open--
+			s.mu.Unlock()
+		})
+	}, nil
+}
+
+func (s *Sandbox) markOutput(rel string) {
+	s.mu.Lock()
+	s.outDirty[rel] = true
+	s.mu.Unlock()
+}
