@@ -5,6 +5,7 @@ import (
 	"context"
 	crand "crypto/rand"
 	_ "embed"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -55,11 +56,13 @@ type instance struct {
 	cur   atomic.Pointer[job] // the job the guest is running
 	reply []byte              // pending reply; guest goroutine only
 
-	interruptFn api.Function
-	killFn      api.Function
-	loopKill    api.MutableGlobal // nil unless the binary has the loop guard
-	killed      atomic.Bool       // answered to the guest's yield calls
-	closeOnce   sync.Once
+	// flags are the guest addresses of the interrupt flags, reported by the
+	// guest at start-up ("signals"): SIGINT tripped, is_tripped, killed,
+	// signals_pending, eval_breaker. Zero until then.
+	flags     [5]atomic.Uint32
+	loopKill  api.MutableGlobal // nil unless the binary has the loop guard
+	killed    atomic.Bool       // answered to the guest's yield calls
+	closeOnce sync.Once
 }
 
 // job is one piece of code handed to an instance.
@@ -135,15 +138,15 @@ func (e *Engine) boot(ctx context.Context, memLimit int64) (*instance, error) {
 		return nil, fmt.Errorf("instantiate interpreter: %w", err)
 	}
 	inst.mod = mod
-	inst.interruptFn = mod.ExportedFunction("pybox_interrupt")
-	inst.killFn = mod.ExportedFunction("pybox_kill")
 	if g, ok := mod.ExportedGlobal(loopKillGlobal).(api.MutableGlobal); ok {
 		inst.loopKill = g
 	}
+	// A bundle without the loop guard (a benchmark baseline) still runs, but
+	// C loops can then neither be killed nor yield to the Go scheduler.
 	start := mod.ExportedFunction("_start")
-	if start == nil || inst.interruptFn == nil || inst.killFn == nil {
+	if start == nil {
 		_ = mod.Close(ctx)
-		return nil, errors.New("python.wasm lacks the pybox exports (_start, pybox_interrupt, pybox_kill): rebuild it with scripts/build-runtime.sh")
+		return nil, errors.New("python.wasm has no _start: rebuild it with scripts/build-runtime.sh")
 	}
 	callCtx := context.WithValue(context.Background(), instanceKey{}, inst)
 	go func() {
@@ -172,6 +175,14 @@ func (inst *instance) handle(op string, in []byte) ([]byte, error) {
 		inst.cur.Store(j)
 		close(j.started)
 		return j.payload, nil
+	case "signals":
+		if len(in) != 4*len(inst.flags) {
+			return nil, fmt.Errorf("signals: want %d addresses", len(inst.flags))
+		}
+		for i := range inst.flags {
+			inst.flags[i].Store(binary.LittleEndian.Uint32(in[4*i:]))
+		}
+		return nil, nil
 	case "explain":
 		return inst.explain(in), nil
 	case "caught":
@@ -228,34 +239,48 @@ func (inst *instance) sleep(ns int64) {
 	}
 }
 
-// interrupt asks the guest to raise KeyboardInterrupt in the current job.
-// It is safe to call from any goroutine while the guest runs: the export
-// only stores flags, like a signal handler.
+// Indexes into instance.flags.
+const (
+	flagTripped = iota
+	flagIsTripped
+	flagKilled
+	flagSignalsPending
+	flagEvalBreaker
+)
+
+// interrupt asks the guest to raise KeyboardInterrupt in the current job,
+// the way a SIGINT handler would: it stores 1 into the handler's flags and
+// the eval breaker, in trip_signal's order. Safe from any goroutine while the
+// guest runs: these are plain stores to linear memory, read by the guest at
+// its next check.
 func (inst *instance) interrupt(j *job) {
 	if j.stopped.CompareAndSwap(false, true) {
 		close(j.stop)
 	}
-	select {
-	case <-inst.exited:
-		return
-	default:
+	for _, f := range []int{flagTripped, flagIsTripped, flagSignalsPending, flagEvalBreaker} {
+		inst.setFlag(f)
 	}
-	_, _ = inst.interruptFn.Call(context.Background())
 }
 
-// kill makes the guest trap at its next eval-breaker check, signal check or
-// (with the loop guard) loop iteration. The instance is dead afterwards.
-func (inst *instance) kill() {
-	select {
-	case <-inst.exited:
-		return
-	default:
+func (inst *instance) setFlag(i int) {
+	addr := inst.flags[i].Load()
+	if addr == 0 {
+		return // the guest has not reported its flags yet
 	}
+	inst.mod.Memory().WriteUint32Le(addr, 1)
+}
+
+// kill makes the guest trap at its next eval-breaker check, signal check,
+// yield or loop iteration (loop guard). The instance is dead afterwards.
+func (inst *instance) kill() {
 	inst.killed.Store(true)
 	if inst.loopKill != nil {
 		inst.loopKill.Set(1)
 	}
-	_, _ = inst.killFn.Call(context.Background())
+	inst.setFlag(flagKilled)
+	for _, f := range []int{flagTripped, flagIsTripped, flagSignalsPending, flagEvalBreaker} {
+		inst.setFlag(f)
+	}
 }
 
 // close releases the instance. If the guest still runs (it could not be

@@ -310,7 +310,7 @@ func (e *Engine) finish(res *Result, inst *instance, j *job, lim Limits, stderr 
 		case res.Stop.Abandoned:
 			res.Message += "; the interpreter did not respond to the kill and was abandoned"
 		case res.Stop.Killed:
-			res.Message += fmt.Sprintf("; the code ignored KeyboardInterrupt for %s and was killed", lim.KillAfter)
+			res.Message += fmt.Sprintf("; it did not stop within %s of the interrupt (stuck in C code, or catching KeyboardInterrupt) and was killed", lim.KillAfter)
 		}
 		stderr.note("\npybox: " + res.Message + "\n")
 		return

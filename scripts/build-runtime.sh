@@ -168,9 +168,15 @@ stage_package() {
   # once the host sets pybox_loop_kill. The eval loop is skipped: it yields
   # through CPython's own eval-breaker hook (scripts/cpython/pybox.patch).
   # -strip drops custom sections (names, producers, debug info).
-  (cd "$ROOT" && go run ./scripts/loopguard -in "$BUILD/cpython/builddir/wasi/python.wasm" \
-    -out "$STAGE/python.wasm" -skip _PyEval_EvalFrameDefault -yield "$LOOP_YIELD" -strip) \
-    > "$BUILD/loopguard.log"
+  if [ "${PYBOX_NO_LOOPGUARD:-}" = 1 ]; then
+    # Benchmark-only baseline (see PYBOX_NO_YIELD): never ship it.
+    llvm-strip-19 -o "$STAGE/python.wasm" "$BUILD/cpython/builddir/wasi/python.wasm"
+    echo "loop guard: none (benchmark baseline)" > "$BUILD/loopguard.log"
+  else
+    (cd "$ROOT" && go run ./scripts/loopguard -in "$BUILD/cpython/builddir/wasi/python.wasm" \
+      -out "$STAGE/python.wasm" -skip _PyEval_EvalFrameDefault -yield "$LOOP_YIELD" -strip) \
+      > "$BUILD/loopguard.log"
+  fi
   cat "$BUILD/loopguard.log" >&2
 
   write_manifest > "$STAGE/manifest.json"

@@ -23,6 +23,7 @@ type runFlags struct {
 	cacheDir  string
 	noCache   bool
 	quiet     bool
+	sandbox   sandboxFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -36,11 +37,14 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "compilation cache directory (default $PYBOX_CACHE_DIR or the user cache dir)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not use the compilation cache")
 	fs.BoolVar(&f.quiet, "q", false, "do not show progress while compiling the runtime")
+	f.sandbox.register(fs)
 }
 
 const runHelp = `Usage: pybox run [flags] (script.py | -c CODE | -) [args...]
 
 Runs Python 3.11 code in a fresh sandboxed interpreter. Output streams live.
+The guest sees only what the policy mounts (--mount, --config), an in-memory
+/tmp and /output; files written to /output are listed on stderr afterwards.
 The exit status is the Python exit status (sys.exit(n) gives n, an uncaught
 exception gives 1), or:
   124  the code timed out (--timeout) and was stopped
@@ -70,6 +74,12 @@ func cmdRun(ctx context.Context, args []string) int {
 		fmt.Fprintf(os.Stderr, "pybox run: %v\n", err)
 		return 2
 	}
+	sb, cleanup, err := f.sandbox.openSandbox()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pybox run: %v\n", err)
+		return 2
+	}
+	defer cleanup()
 	eng, err := newEngine(ctx, f.cacheDir, f.noCache, f.quiet)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pybox: %v\n", err)
@@ -84,7 +94,13 @@ func cmdRun(ctx context.Context, args []string) int {
 		Output:    int64(f.output),
 		KillAfter: f.killAfter,
 	}
+	req.FS = sb.FS()
+	if err := sb.BeginRun(ctx); err != nil {
+		fmt.Fprintf(os.Stderr, "pybox: %v\n", err)
+		return runtime.ExitCodeInternal
+	}
 	res, err := eng.Run(ctx, req)
+	report(sb)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pybox: %v\n", err)
 		return runtime.ExitCodeInternal

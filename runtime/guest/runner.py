@@ -21,6 +21,85 @@ import traceback
 _reserve = bytearray(256 * 1024)
 
 
+# --- Clear refusals for processes and sockets -------------------------------
+# WASI already makes both impossible; these only replace confusing errors
+# ("Not supported", AttributeError) with messages that say what was refused.
+_NO_PROC = ("process denied: cannot run %s: the pybox sandbox has no processes "
+            "(subprocess, os.system and os.popen are unavailable); do the work in Python")
+_NO_NET = ("network denied: cannot %s %s: the pybox sandbox has no sockets; data the "
+           "operator exposes is readable as files (e.g. under /network or /data)")
+
+
+def _deny_proc(cmd):
+    raise PermissionError(_NO_PROC % (cmd,))
+
+
+def _patch_os():
+    import os
+    os.system = lambda command: _deny_proc(repr(command))
+    os.popen = lambda cmd, *a, **k: _deny_proc(repr(cmd))
+
+
+def _patch_subprocess(mod):
+    def _init(self, args, *a, **k):
+        _deny_proc(repr(args))
+    mod.Popen.__init__ = _init
+    mod.Popen.__del__ = lambda self: None
+
+
+def _patch_socket(mod):
+    def _deny(what):
+        def f(self, address, *a):
+            raise PermissionError(_NO_NET % (what, repr(address)))
+        return f
+    for name, what in (("connect", "connect to"), ("connect_ex", "connect to"),
+                       ("bind", "bind"), ("sendto", "send to")):
+        setattr(mod.socket, name, _deny(what))
+
+    def _resolve(host, *a, **k):
+        raise PermissionError(_NO_NET % ("resolve", repr(host)))
+    for name in ("getaddrinfo", "gethostbyname", "gethostbyname_ex", "gethostbyaddr"):
+        setattr(mod, name, _resolve)
+
+    def _create_connection(address, *a, **k):
+        raise PermissionError(_NO_NET % ("connect to", repr(address)))
+    mod.create_connection = _create_connection
+
+
+class _PatchLoader:
+    def __init__(self, loader, patch):
+        self._loader, self._patch = loader, patch
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        self._patch(module)
+
+
+class _PatchFinder:
+    """Patches subprocess and socket right after they are first imported."""
+    _targets = {"subprocess": _patch_subprocess, "socket": _patch_socket}
+
+    def find_spec(self, name, path=None, target=None):
+        patch = self._targets.get(name)
+        if patch is None:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None and spec.loader is not None:
+                spec.loader = _PatchLoader(spec.loader, patch)
+                return spec
+        return None
+
+
+_patch_os()
+sys.meta_path.insert(0, _PatchFinder())
+
+
 def _job():
     raw = _pybox.call("job", b"").decode("utf-8", "surrogateescape")
     parts = raw.split("\0")

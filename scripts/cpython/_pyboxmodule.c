@@ -66,8 +66,20 @@ static struct PyModuleDef pybox_module = {
     "Guest side of the pybox host interface.", -1, pybox_methods,
 };
 
+/* Python/ceval.c: the flags the host stores to when it interrupts. */
+extern void _Py_pybox_interrupt_addresses(uint32_t *out);
+
 PyMODINIT_FUNC
 PyInit__pybox(void)
 {
+    /* Tell the host where the interrupt flags live; see
+     * Modules/signalmodule.c. The runner imports _pybox first thing, before
+     * any user code runs. */
+    uint32_t addr[5];
+    _Py_pybox_interrupt_addresses(addr);
+    if (pybox_host_call("signals", 7, (const char *)addr, sizeof(addr)) < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "_pybox: the host refused the interrupt flags");
+        return NULL;
+    }
     return PyModule_Create(&pybox_module);
 }

@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# build-numpy.sh — numpy as static extension modules for pybox's python.wasm.
+#
+#   PYBOX_BUILD_DIR=... scripts/build-numpy.sh
+#
+# Needs CPython configured in $PYBOX_BUILD_DIR/cpython/builddir/wasi (its
+# pyconfig.h and Include/ are the headers numpy compiles against), i.e. run it
+# after build-runtime.sh's cpython configure step and before CPython's `make`
+# links python.wasm. Produces:
+#   $BUILD/prefix/lib/libnumpy.a     every extension module of numpy (tests
+#                                    modules excluded) + _pybox_ext_numpy
+#   $BUILD/site-packages/numpy/...   numpy's Python files (.py, compiled later)
+#   $BUILD/site-packages/_pybox_extfinder.py, pybox-ext.pth
+#   $BUILD/setup-numpy.local         line(s) to append to Modules/Setup.local
+#   $BUILD/manifest-numpy.json       source, version, sha256, license, flags
+#
+# How: numpy's own (vendored) meson configures the project for wasm32-wasi
+# with a cross file and generates its sources (.c.src templates, code
+# generators, Cython); ninja then compiles only the objects of the extension
+# modules we ship. The .so link steps are never run: the objects are archived
+# and linked into python.wasm. No BLAS (numpy's bundled lapack_lite), no SIMD
+# dispatch (-Ddisable-optimization=true, cpu-baseline/dispatch none).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${PYBOX_BUILD_DIR:-$ROOT/build}
+JOBS=${JOBS:-$(nproc)}
+export SOURCE_DATE_EPOCH=1700000000
+export LC_ALL=C TZ=UTC
+
+NUMPY_VERSION=2.4.6   # newest numpy whose sdist supports Python 3.11
+NUMPY_SDIST=numpy-$NUMPY_VERSION.tar.gz
+NUMPY_SHA256=f3a3570c4a2a16746ac2c31a7c7c7b0c186b95ce902e33db6f28094ed7387dda
+# Host build tools (run on the build machine only).
+CYTHON_VERSION=3.3.1
+NINJA_VERSION=1.13.2
+
+CLANG=clang-19
+SYSROOT=$BUILD/sysroot
+PREFIX=$BUILD/prefix
+PYINC="-I$BUILD/cpython/Include -I$BUILD/cpython/builddir/wasi"
+OPT_CFLAGS=${OPT_CFLAGS:--O2}
+WASM_FEATURES="-mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals"
+HERE=$ROOT/scripts/numpy
+SRC=$BUILD/numpy-src
+NB=$BUILD/numpy-build
+TOOLS=$BUILD/tools-venv
+
+# The extension modules shipped (numpy's test-only modules are left out:
+# _multiarray_tests, _umath_tests, _rational_tests, _struct_ufunc_tests,
+# _operand_flag_tests, _simd).
+MODULES="numpy/_core/_multiarray_umath numpy/linalg/lapack_lite
+  numpy/linalg/_umath_linalg numpy/fft/_pocketfft_umath
+  numpy/random/_common numpy/random/bit_generator numpy/random/_bounded_integers
+  numpy/random/_mt19937 numpy/random/_pcg64 numpy/random/_philox
+  numpy/random/_sfc64 numpy/random/_generator numpy/random/mtrand"
+
+log() { printf '\n=== %s\n' "$*" >&2; }
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+check_sha() {
+  local got; got=$(sha "$1")
+  if [ "$got" != "$2" ]; then
+    echo "checksum mismatch for $1: got $got, want $2" >&2; exit 1
+  fi
+}
+
+for f in "$BUILD/cpython/builddir/wasi/pyconfig.h" "$BUILD/cpython/Include/Python.h"; do
+  [ -f "$f" ] || { echo "missing $f: configure CPython first (build-runtime.sh)" >&2; exit 1; }
+done
+
+log "numpy $NUMPY_VERSION: sources and host tools"
+mkdir -p "$BUILD/src" "$PREFIX/lib"
+if [ ! -f "$BUILD/src/$NUMPY_SDIST" ]; then
+  # pip prepares the sdist's metadata, which for meson-python means a full
+  # native build of numpy in pip's temp dir (minutes; once per build dir, the
+  # sdist is kept in $BUILD/src). Build deps come as wheels: --no-binary
+  # :all: would build Cython and ninja from source as well.
+  python3 -m pip download --no-deps --no-binary numpy -d "$BUILD/src" "numpy==$NUMPY_VERSION" >&2
+fi
+check_sha "$BUILD/src/$NUMPY_SDIST" "$NUMPY_SHA256"
+if [ ! -x "$TOOLS/bin/cython" ] || [ "$("$TOOLS/bin/cython" --version 2>&1)" != "Cython version $CYTHON_VERSION" ]; then
+  rm -rf "$TOOLS"
+  /usr/bin/python3.11 -m venv "$TOOLS"
+  "$TOOLS/bin/pip" install -q "cython==$CYTHON_VERSION" "ninja==$NINJA_VERSION" >&2
+fi
+export PATH=$TOOLS/bin:$PATH
+
+rm -rf "$SRC" "$NB" && mkdir -p "$SRC"
+tar -xzf "$BUILD/src/$NUMPY_SDIST" -C "$SRC" --strip-components=1
+
+log "numpy: meson setup (cross wasm32-wasi)"
+sed "s#@SYSROOT@#$SYSROOT#g" "$HERE/wasm32-wasi.cross.in" > "$BUILD/numpy-cross.txt"
+# The -I flags in c_args make meson's configure checks (sizeof Py_intptr_t,
+# Python.h symbols) see the wasm pyconfig.h. clang-19 C++: CPython 3.11's
+# WASI pthread stubs header uses C's `restrict`; numpy's C++ uses
+# try/catch/throw in three files (see cxa_throw_abort.c).
+# -ffile-prefix-map: no build paths in the objects (assert messages).
+NP_CFLAGS="$PYINC $OPT_CFLAGS $WASM_FEATURES -ffile-prefix-map=$BUILD=/pybox-build"
+NP_CXXFLAGS="$NP_CFLAGS -Drestrict=__restrict -fignore-exceptions"
+(cd "$SRC" && "$TOOLS/bin/python" vendored-meson/meson/meson.py setup "$NB" \
+  --cross-file "$BUILD/numpy-cross.txt" \
+  -Dbuildtype=release -Db_ndebug=if-release \
+  -Ddisable-optimization=true -Dcpu-baseline=none -Dcpu-dispatch=none \
+  -Dallow-noblas=true -Dblas=none -Dlapack=none -Ddisable-threading=true \
+  -Ddisable-highway=true -Ddisable-intel-sort=true -Ddisable-svml=true \
+  "-Dc_args=$NP_CFLAGS" "-Dcpp_args=$NP_CXXFLAGS") > "$BUILD/numpy-setup.log" 2>&1 \
+  || { tail -40 "$BUILD/numpy-setup.log"; exit 1; }
+# Meson found the host's Python (only a build tool here) and put its include
+# dir on every compile line: replace it with the wasm build's headers.
+hostinc=$("$TOOLS/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+# -fPIC (meson's default for extension modules) would make every global
+# access go through wasm-ld's GOT emulation in a static link: dropped.
+sed -i -e "s#-I$hostinc\\b#$PYINC#g" -e "s# -fPIC\\b##g" "$NB/build.ninja"
+
+python3 "$HERE/collect_objects.py" "$NB" $MODULES > "$NB/pybox-inputs.txt"
+
+log "numpy: compile"
+# numpy.random.mtrand (legacy RandomState) compiles distributions.c again with
+# NP_RANDOM_LEGACY (RAND_INT_TYPE = long, 32-bit on wasm32), defining the
+# same global names as libnpyrandom's copy with different signatures. In one
+# static binary they would clash: mtrand's TUs get its names renamed.
+mtobj=numpy/random/mtrand.cpython-311-x86_64-linux-gnu.so.p/src_distributions_distributions.c.o
+(cd "$NB" && ninja "$mtobj") > "$BUILD/numpy-ninja.log" 2>&1 || { tail -40 "$BUILD/numpy-ninja.log"; exit 1; }
+llvm-nm-19 --defined-only --extern-only "$NB/$mtobj" | awk '{print $NF}' | sort -u \
+  | awk '{printf "#define %s pybox_mtrand_%s\n", $1, $1}' > "$NB/mtrand_rename.h"
+python3 - "$NB/build.ninja" "$NB/mtrand_rename.h" <<'PY'
+import re, sys
+path, hdr = sys.argv[1], sys.argv[2]
+lines = open(path).read().split("\n")
+out, in_mtrand = [], False
+for line in lines:
+    if line.startswith("build "):
+        in_mtrand = re.match(r"build numpy/random/mtrand\.[^:]*\.so\.p/[^:]*\.c\.o:", line) is not None
+    elif in_mtrand and line.startswith(" ARGS = "):
+        line += f" -include {hdr}"
+    out.append(line)
+open(path, "w").write("\n".join(out))
+PY
+(cd "$NB" && ninja -j"$JOBS" $(awk '{print $2}' "$NB/pybox-inputs.txt")) >> "$BUILD/numpy-ninja.log" 2>&1 \
+  || { tail -40 "$BUILD/numpy-ninja.log"; exit 1; }
+
+log "numpy: archive"
+# Extension-module table (dotted names -> PyInit_*), see scripts/numpy/extmod.
+entries=()
+for m in $MODULES; do entries+=("${m//\//.}=PyInit_${m##*/}"); done
+"$HERE/extmod/gen-extmod.sh" _pybox_ext_numpy "$NB/_pybox_ext_numpy.c" "${entries[@]}"
+$CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES $PYINC \
+  -I"$HERE/extmod" -c "$NB/_pybox_ext_numpy.c" -o "$NB/_pybox_ext_numpy.o"
+$CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES \
+  -c "$HERE/cxa_throw_abort.c" -o "$NB/cxa_throw_abort.o"
+{
+  echo "CREATE $PREFIX/lib/libnumpy.a"
+  echo "ADDMOD $NB/_pybox_ext_numpy.o"
+  echo "ADDMOD $NB/cxa_throw_abort.o"
+  awk -v nb="$NB" '$1=="obj"{print "ADDMOD " nb "/" $2} $1=="lib"{print "ADDLIB " nb "/" $2}' "$NB/pybox-inputs.txt"
+  echo "SAVE"; echo "END"
+} > "$NB/libnumpy.mri"
+rm -f "$PREFIX/lib/libnumpy.a"
+llvm-ar-19 -M < "$NB/libnumpy.mri"
+llvm-ranlib-19 -D "$PREFIX/lib/libnumpy.a"
+
+log "numpy: python files"
+SP=$BUILD/site-packages
+rm -rf "$SP/numpy" && mkdir -p "$SP"
+(cd "$SRC" && find numpy -name '*.py' \
+   -not -path '*/tests/*' -not -path 'numpy/_pyinstaller/*' \
+   -not -path 'numpy/f2py/*' -not -path 'numpy/distutils/*' \
+   -not -path 'numpy/random/_examples/*' -not -path 'numpy/_core/include/*' \
+   -not -path 'numpy/testing/_private/extbuild.py' -print0 \
+ | sort -z | xargs -0 cp --parents -t "$SP")
+cp "$NB/numpy/__config__.py" "$SP/numpy/__config__.py"
+cp "$SRC/LICENSE.txt" "$SP/numpy/LICENSE.txt"
+cp "$HERE/extmod/_pybox_extfinder.py" "$HERE/extmod/pybox-ext.pth" "$SP/"
+
+# libc++/libc++abi: numpy's C++ (sorting, string ufuncs, pocketfft); python's
+# link is driven by clang (C), which does not add them. long double printf
+# (numpy formats np.longdouble through libc in places).
+echo "_pybox_ext_numpy -L$PREFIX/lib -lnumpy -lc++ -lc++abi -lc-printscan-long-double" > "$BUILD/setup-numpy.local"
+
+cat > "$BUILD/manifest-numpy.json" <<JSON
+[
+ {"name": "numpy", "version": "$NUMPY_VERSION", "source": "PyPI sdist", "file": "$NUMPY_SDIST", "sha256": "$NUMPY_SHA256",
+  "license": "BSD-3-Clause AND 0BSD AND MIT AND Zlib AND CC0-1.0 (numpy/LICENSE.txt; bundled lapack_lite and pocketfft: BSD-3-Clause)",
+  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/cxa_throw_abort.c", "mtrand symbol renaming (build-numpy.sh)"],
+  "modules": "$(echo $MODULES | tr / .)",
+  "build_tools": {"meson": "numpy's vendored meson", "cython": "$CYTHON_VERSION", "ninja": "$NINJA_VERSION"},
+  "flags": {"cflags": "$OPT_CFLAGS $WASM_FEATURES", "cxxflags": "-fignore-exceptions -Drestrict=__restrict",
+            "meson": "-Dbuildtype=release -Ddisable-optimization=true -Dcpu-baseline=none -Dcpu-dispatch=none -Dblas=none -Dlapack=none -Ddisable-threading=true -Ddisable-highway=true -Ddisable-intel-sort=true -Ddisable-svml=true"},
+  "archive": {"file": "prefix/lib/libnumpy.a", "sha256": "$(sha "$PREFIX/lib/libnumpy.a")"}}
+]
+JSON
+log "numpy done: $(stat -c %s "$PREFIX/lib/libnumpy.a") bytes in libnumpy.a"
