@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -204,6 +206,9 @@ func TestTimeoutKeepsPartialOutput(t *testing.T) {
 		{"regex backtracking", "import re\nprint('before', flush=True)\nre.match(r'(a*)*b', 'a' * 40)\n", false},
 		{"big integer power", "print('before', flush=True)\nx = 7 ** (10 ** 9)\n", false},
 		{"swallows KeyboardInterrupt", "print('before', flush=True)\nwhile True:\n    try:\n        while True:\n            pass\n    except KeyboardInterrupt:\n        pass\n", true},
+		// C loops that never poll for signals: only the kill stops them.
+		{"C loop", "print('before', flush=True)\nsum(range(10 ** 15))\n", true},
+		{"C loop over an iterator", "import itertools, collections\nprint('before', flush=True)\ncollections.deque(itertools.count(), maxlen=0)\n", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -220,6 +225,9 @@ func TestTimeoutKeepsPartialOutput(t *testing.T) {
 			}
 			if res.Stop == nil || res.Stop.Killed != tc.killed || res.Stop.Abandoned {
 				t.Fatalf("stop = %+v, want killed=%v", res.Stop, tc.killed)
+			}
+			if tc.killed && !strings.Contains(res.Message, "was killed") {
+				t.Errorf("message = %q", res.Message)
 			}
 			if !tc.killed && (res.Exception == nil || res.Exception.Type != "KeyboardInterrupt") {
 				t.Errorf("exception = %+v, want KeyboardInterrupt", res.Exception)
@@ -346,4 +354,87 @@ func TestRandomAndClock(t *testing.T) {
 	if string(res.Stdout) != "True\n" {
 		t.Fatalf("wall clock is not real: %q", res.Stdout)
 	}
+}
+
+// A guest busy in a loop must not stall the Go garbage collector: Go cannot
+// preempt wazero-compiled code, so the guest yields on its own (CPython's
+// eval-breaker countdown, the loop guard in C loops). If that broke, the GC's
+// stop-the-world would wait for the guest and freeze the whole process, the
+// test's own timeout included, so the check runs in a child process that the
+// parent can kill.
+func TestBusyGuestDoesNotStallGC(t *testing.T) {
+	if os.Getenv("PYBOX_GC_CHILD") == "1" {
+		busyGuestChild(t)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestBusyGuestDoesNotStallGC$", "-test.v")
+	cmd.Env = append(os.Environ(), "PYBOX_GC_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("child process hung: a busy guest stalled the Go runtime\n%s", out)
+	}
+	if err != nil {
+		t.Fatalf("child failed: %v\n%s", err, out)
+	}
+	t.Logf("%s", lastLines(string(out), 3))
+}
+
+func busyGuestChild(t *testing.T) {
+	loops := []string{
+		"while True:\n    pass\n",                    // Python loop
+		"sum(range(10 ** 15))\n",                     // C loop, no signal checks
+		"x = 7 ** (10 ** 9)\n",                       // C loop that polls signals
+		"import re\nre.match(r'(a*)*b', 'a' * 60)\n", // regex backtracking
+	}
+	var wg sync.WaitGroup
+	for _, code := range loops {
+		wg.Add(1)
+		go func(code string) {
+			defer wg.Done()
+			res, err := engine.Run(context.Background(), runtime.Request{Code: code, Limits: runtime.Limits{Timeout: 1500 * time.Millisecond, KillAfter: 200 * time.Millisecond}})
+			if err != nil || res.Status != runtime.StatusTimeout || res.Stop.Abandoned {
+				t.Errorf("%q: %v %+v", code, err, res)
+			}
+		}(code)
+	}
+	// Force collections while the guests spin. What a busy guest could
+	// stall is the stop-the-world pause (it waits until every goroutine
+	// reaches a safe point), so that is what is measured; a whole GC cycle
+	// also competes with four CPU-bound guests for two cores.
+	time.Sleep(200 * time.Millisecond)
+	var before goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	var worstCycle time.Duration
+	for i := 0; i < 20; i++ {
+		start := time.Now()
+		goruntime.GC()
+		if d := time.Since(start); d > worstCycle {
+			worstCycle = d
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var after goruntime.MemStats
+	goruntime.ReadMemStats(&after)
+	wg.Wait()
+	var worstPause time.Duration
+	for n := before.NumGC + 1; n <= after.NumGC && after.NumGC-n < 256; n++ {
+		if p := time.Duration(after.PauseNs[(n+255)%256]); p > worstPause {
+			worstPause = p
+		}
+	}
+	fmt.Printf("%d GCs with 4 busy guests: longest stop-the-world pause %s, longest cycle %s\n",
+		after.NumGC-before.NumGC, worstPause, worstCycle)
+	if worstPause > time.Second {
+		t.Errorf("a stop-the-world pause took %s while guests were busy", worstPause)
+	}
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
 }
