@@ -103,7 +103,7 @@ func (f *sandboxFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileM
 			// anything but ENOENT, so no open-files limit here.
 			return s.synthDir(g), 0
 		}
-		if !write && quietProbes[g] {
+		if !write && (quietProbes[g] || pseudoFile(g)) {
 			return nil, experimentalsys.ENOENT
 		}
 		return nil, s.fail(s.outside(op, g))
@@ -312,3 +312,12 @@ func (f *sandboxFS) Readlink(p string) (string, experimentalsys.Errno) {
 // Sandbox.Explain. The runtime finds it on Request.FS by interface and uses
 // it to put the reason into the guest's exception message.
 func (f *sandboxFS) Explain(guestPath string) (string, bool) { return f.s.Explain(guestPath) }
+
+// pseudoFile reports whether g names a pseudo-file such as "<string>" or
+// "<stdin>": CPython tries to open the "file" of code compiled from a string
+// to show the line of a SyntaxError. Such a read is a quiet ENOENT, not a
+// denial worth reporting.
+func pseudoFile(g string) bool {
+	base := path.Base(g)
+	return len(base) > 2 && strings.HasPrefix(base, "<") && strings.HasSuffix(base, ">")
+}

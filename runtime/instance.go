@@ -83,6 +83,7 @@ type outcome struct {
 	excType   string
 	excMsg    string
 	traceback string
+	value     string // repr of a final expression's value, "" if none
 }
 
 func newJob(req *Request) *job {
@@ -172,6 +173,9 @@ func (inst *instance) handle(op string, in []byte) ([]byte, error) {
 		if j == nil {
 			return nil, errors.New("shutdown")
 		}
+		// An interrupt aimed at the previous job may have landed after it
+		// finished; it must not hit this one.
+		inst.clearInterrupt()
 		inst.cur.Store(j)
 		close(j.started)
 		return j.payload, nil
@@ -210,17 +214,8 @@ func parseOutcome(b []byte) outcome {
 		}
 		return ""
 	}
-	o := outcome{kind: get(0)}
-	switch o.kind {
-	case "exit":
-		o.exitCode, _ = strconv.Atoi(get(1))
-	case "error":
-		o.excType, o.excMsg, o.traceback = get(1), get(2), get(3)
-		o.exitCode = 1
-	case "interrupt":
-		o.excType, o.traceback = get(1), get(2)
-		o.exitCode = 1
-	}
+	o := outcome{kind: get(0), excType: get(2), excMsg: get(3), traceback: get(4), value: get(5)}
+	o.exitCode, _ = strconv.Atoi(get(1))
 	return o
 }
 
@@ -259,6 +254,26 @@ func (inst *instance) interrupt(j *job) {
 	}
 	for _, f := range []int{flagTripped, flagIsTripped, flagSignalsPending, flagEvalBreaker} {
 		inst.setFlag(f)
+	}
+}
+
+// clearInterrupt resets the SIGINT flags. Only called while the guest waits
+// in a host call, so nothing races with it.
+func (inst *instance) clearInterrupt() {
+	for _, i := range []int{flagTripped, flagIsTripped, flagSignalsPending} {
+		if addr := inst.flags[i].Load(); addr != 0 {
+			inst.mod.Memory().WriteUint32Le(addr, 0)
+		}
+	}
+}
+
+// dead reports whether the interpreter has ended.
+func (inst *instance) dead() bool {
+	select {
+	case <-inst.exited:
+		return true
+	default:
+		return false
 	}
 }
 

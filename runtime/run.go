@@ -119,6 +119,10 @@ type Result struct {
 	// Exception describes the uncaught exception for StatusError (and the
 	// KeyboardInterrupt that stopped a timed-out or canceled run).
 	Exception *Exception
+	// Value is repr() of the value of the code's final expression statement
+	// when it is not None, as a notebook cell shows it ("" otherwise). Long
+	// reprs are cut at 20,000 characters.
+	Value string
 	// Message is a one-line human-readable account of a non-OK status,
 	// e.g. "timed out after 2s; output up to the interrupt is kept".
 	Message string
@@ -132,6 +136,13 @@ type Result struct {
 	MemoryLimitHit bool
 	// PeakMemory is the largest size the guest's linear memory reached.
 	PeakMemory int64
+	// SessionRestarted (Session.Exec only) is set when the session's
+	// previous interpreter had been lost (killed, crashed or exited) and
+	// this call ran in a fresh one: earlier state is gone. Message says so.
+	SessionRestarted bool
+	// SessionLost (Session.Exec only) is set when this call ended the
+	// session's interpreter; the next call starts a fresh one.
+	SessionLost bool
 }
 
 // Exception is an uncaught Python exception.
@@ -198,11 +209,11 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	// the runner exit after it, which runs atexit handlers and finalizers.
 	inst.close(context.Background())
 
-	stop := inst.supervise(ctx, j, lim)
+	stop := inst.supervise(ctx, j, lim, inst.exited)
 	res := &Result{Duration: time.Since(start), Stop: stop}
 	res.MemoryLimitHit = inst.mem.refused.Load()
 	res.PeakMemory = int64(inst.mem.peak.Load())
-	e.finish(res, inst, j, lim, stderr)
+	e.finish(res, inst, j, lim, stderr, false)
 	res.Stdout, res.Stderr = stdout.bytes(), stderr.bytes()
 	res.Truncated = stdout.truncated || stderr.truncated
 	return res, nil
@@ -211,13 +222,13 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 // supervise waits for the guest to end, interrupting it on timeout or
 // cancellation, and killing it if it does not stop in time. It returns nil
 // if the guest ended on its own.
-func (inst *instance) supervise(ctx context.Context, j *job, lim Limits) *StopInfo {
+func (inst *instance) supervise(ctx context.Context, j *job, lim Limits, finished <-chan struct{}) *StopInfo {
 	var reason string
 	// The wall-time limit counts from when the guest takes the job: booting
 	// the interpreter is pybox's cost, not the code's.
 	select {
 	case <-j.started:
-	case <-inst.exited:
+	case <-finished:
 		return nil
 	case <-ctx.Done():
 		reason = "canceled"
@@ -233,7 +244,7 @@ func (inst *instance) supervise(ctx context.Context, j *job, lim Limits) *StopIn
 	}
 	if reason == "" {
 		select {
-		case <-inst.exited:
+		case <-finished:
 			return nil
 		case <-timeout:
 			reason = "timeout"
@@ -255,7 +266,7 @@ func (inst *instance) supervise(ctx context.Context, j *job, lim Limits) *StopIn
 		}
 	}()
 	select {
-	case <-inst.exited:
+	case <-finished:
 		info.Latency = time.Since(at)
 		return info
 	case <-grace.C:
@@ -265,7 +276,7 @@ func (inst *instance) supervise(ctx context.Context, j *job, lim Limits) *StopIn
 	abandon := time.NewTimer(abandonAfter)
 	defer abandon.Stop()
 	select {
-	case <-inst.exited:
+	case <-finished:
 	case <-abandon.C:
 		info.Abandoned = true
 	}
@@ -275,7 +286,10 @@ func (inst *instance) supervise(ctx context.Context, j *job, lim Limits) *StopIn
 
 // finish fills in the status of a run whose guest has ended (or was
 // abandoned).
-func (e *Engine) finish(res *Result, inst *instance, j *job, lim Limits, stderr *stream) {
+//
+// In a session (keepAlive) the interpreter normally outlives the job: it is
+// only waited for if it is ending anyway (killed, crashed, os._exit).
+func (e *Engine) finish(res *Result, inst *instance, j *job, lim Limits, stderr *stream, keepAlive bool) {
 	reported := false
 	select {
 	case <-j.done:
@@ -284,12 +298,18 @@ func (e *Engine) finish(res *Result, inst *instance, j *job, lim Limits, stderr 
 	}
 	exited := false
 	var exitErr error
-	if res.Stop == nil || !res.Stop.Abandoned {
+	switch {
+	case res.Stop != nil && res.Stop.Abandoned:
+	case keepAlive && reported && (res.Stop == nil || !res.Stop.Killed):
+	default:
 		<-inst.exited
 		exitErr = inst.exitErr
 		exited = true
 	}
 	o := j.outcome
+	if reported {
+		res.Value = o.value
+	}
 	if reported && (o.kind == "error" || o.kind == "interrupt") {
 		res.Exception = &Exception{Type: o.excType, Message: o.excMsg, Traceback: o.traceback}
 	}
@@ -317,9 +337,10 @@ func (e *Engine) finish(res *Result, inst *instance, j *job, lim Limits, stderr 
 	}
 
 	code, clean := exitCode(exitErr)
+	if !exited {
+		code, clean = o.exitCode, true
+	}
 	switch {
-	case !exited:
-		// unreachable: only abandoned guests are not waited for
 	case !clean:
 		res.Status, res.ExitCode = StatusCrashed, ExitCodeCrashed
 		res.Message = "the Python interpreter crashed: " + trapReason(exitErr)

@@ -8,9 +8,12 @@
 # start: keep it small.
 #
 # Wire format of a job: NUL-separated key/value pairs (Python source cannot
-# contain NUL). Keys: code, filename, argv (repeated). Outcome reported with
-# call("done", ...): kind NUL detail..., kind one of exit, error, interrupt.
+# contain NUL). Keys: code, filename, argv (repeated). The outcome is reported
+# with call("done", ...) as six NUL-separated fields: kind (exit, error or
+# interrupt), exit code, exception type, exception message, traceback, and the
+# repr of the value of a final expression statement.
 import sys
+import _ast
 import _pybox
 # Imported up front: formatting a traceback must work even when the user's
 # code has exhausted memory, and it makes reporting an interrupt faster.
@@ -144,8 +147,8 @@ def _format(exc, filename, code):
     except Exception:
         pass
     tb = exc.__traceback__
-    # Hide the runner's own frame: the user's code is the outermost frame.
-    if tb is not None and tb.tb_frame.f_code is _run.__code__:
+    # Hide the runner's own frames: the user's code is the outermost frame.
+    while tb is not None and tb.tb_frame.f_code.co_filename == "<pybox-runner>":
         tb = tb.tb_next
     text = "".join(traceback.format_exception(type(exc), exc, tb))
     sys.stderr.write(text)
@@ -156,15 +159,34 @@ def _format(exc, filename, code):
     return text
 
 
+def _compile(code, filename):
+    """Compiles code for exec, splitting off a final expression statement so
+    its value can be reported (like a notebook cell). The builtin _ast is
+    used, not ast.py, to keep this cheap."""
+    tree = compile(code, filename, "exec", _ast.PyCF_ONLY_AST)
+    last = None
+    if tree.body and isinstance(tree.body[-1], _ast.Expr):
+        last = compile(_ast.Expression(tree.body.pop().value), filename, "eval")
+    return compile(tree, filename, "exec"), last
+
+
 def _run(job):
+    """Runs one job; returns (kind, exit code, exc type, message, traceback,
+    value repr)."""
     filename = job.get("filename") or "<string>"
     code = job.get("code", "")
     sys.argv = [filename] + job["argv"]
-    main = sys.modules["__main__"]
-    g = main.__dict__
+    g = sys.modules["__main__"].__dict__
     g["__file__"] = filename
+    value = ""
     try:
-        exec(compile(code, filename, "exec"), g)
+        body, last = _compile(code, filename)
+        exec(body, g)
+        if last is not None:
+            v = eval(last, g)
+            if v is not None:
+                g["_"] = v
+                value = _repr(v)
     except SystemExit as e:
         c = e.code
         if c is None:
@@ -174,19 +196,29 @@ def _run(job):
         else:
             sys.stderr.write(str(c) + "\n")
             status = 1
-        return "exit", str(status), ""
+        return "exit", status, "", "", "", ""
     except KeyboardInterrupt as e:
         _pybox.call("caught", b"")  # lets the host time the interrupt
         text = _show(e, filename, code)
-        return "interrupt", "KeyboardInterrupt", text
+        return "interrupt", 1, "KeyboardInterrupt", "", text, ""
     except BaseException as e:
         text = _show(e, filename, code)
         try:
             msg = str(e)
         except BaseException:
             msg = "<unprintable %s>" % type(e).__qualname__
-        return "error", type(e).__qualname__ + "\0" + _clean(msg), text
-    return "exit", "0", ""
+        return "error", 1, type(e).__qualname__, msg, text, ""
+    return "exit", 0, "", "", "", value
+
+
+def _repr(v):
+    try:
+        r = repr(v)
+    except BaseException as e:
+        r = "<repr failed: %s>" % type(e).__qualname__
+    if len(r) > 20000:
+        r = r[:20000] + "... [%d characters cut]" % (len(r) - 20000)
+    return r
 
 
 def _clean(s):
@@ -201,15 +233,16 @@ def _main():
         except OSError:
             # The host has no more jobs for this interpreter.
             sys.exit(status)
-        kind, detail, tb = _run(job)
-        status = int(detail) if kind == "exit" else 1
+        out = _run(job)
+        status = out[1]
         for f in (sys.stdout, sys.stderr):
             try:
                 f.flush()
             except Exception:
                 pass
-        msg = kind + "\0" + detail + "\0" + _clean(tb)
+        msg = "\0".join(_clean(str(x)) for x in out)
         _pybox.call("done", msg.encode("utf-8", "surrogateescape"))
+        del job, out, msg
 
 
 _main()

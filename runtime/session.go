@@ -1,0 +1,189 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+)
+
+// SessionConfig configures a persistent interpreter.
+type SessionConfig struct {
+	// Memory caps the session's interpreter memory in bytes for its whole
+	// life (Request.Limits.Memory is ignored by Exec). Zero means
+	// DefaultMemoryLimit.
+	Memory int64
+	// FS is what the session's guest sees at "/" (see Request.FS); it is
+	// fixed for the session's life, so files written in one call are there
+	// in the next.
+	FS experimentalsys.FS
+}
+
+// Session is a persistent interpreter: globals, imports and loaded data
+// survive from one Exec to the next, the way a notebook kernel behaves.
+//
+// Calls on one Session are serialized. A timeout or cancellation interrupts
+// the running code with KeyboardInterrupt and the session keeps its state.
+// Only when the code cannot be interrupted (it ignores KeyboardInterrupt, or
+// is stuck in C code) is the interpreter killed; the next Exec then starts a
+// fresh one and says so in its Result (SessionRestarted).
+type Session struct {
+	e   *Engine
+	cfg SessionConfig
+
+	mu       sync.Mutex
+	inst     *instance
+	lost     string // why the last interpreter ended, reported by the next Exec
+	closed   bool
+	lastUsed time.Time
+	calls    int
+}
+
+// ErrSessionClosed is returned by Exec on a closed session.
+var ErrSessionClosed = errors.New("pybox session is closed")
+
+// NewSession starts a persistent interpreter. It costs one interpreter boot
+// (tens of milliseconds) and the interpreter's memory until Close.
+func (e *Engine) NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
+	if cfg.Memory <= 0 {
+		cfg.Memory = DefaultMemoryLimit
+	}
+	s := &Session{e: e, cfg: cfg, lastUsed: time.Now()}
+	if err := s.start(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Session) start(ctx context.Context) error {
+	inst, err := s.e.boot(ctx, s.cfg.Memory)
+	if err != nil {
+		return err
+	}
+	inst.root.set(s.cfg.FS)
+	s.inst = inst
+	return nil
+}
+
+// Exec runs code in the session's interpreter. Request.FS and
+// Request.Limits.Memory are ignored (they are the session's); the other
+// limits apply to this call.
+func (s *Session) Exec(ctx context.Context, req Request) (*Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrSessionClosed
+	}
+	restarted := ""
+	if s.inst == nil || s.inst.dead() {
+		restarted = s.lost
+		if restarted == "" {
+			restarted = "its interpreter had ended"
+		}
+		if s.inst != nil {
+			s.inst.close(context.Background())
+		}
+		if err := s.start(ctx); err != nil {
+			return nil, fmt.Errorf("restart session interpreter: %w", err)
+		}
+		s.lost = ""
+	}
+	inst := s.inst
+	lim := req.Limits.withDefaults()
+	lim.Memory = s.cfg.Memory
+
+	budget := &outputBudget{remaining: lim.Output, limit: lim.Output}
+	stdout := &stream{budget: budget, live: req.Stdout}
+	stderr := &stream{budget: budget, live: req.Stderr}
+	inst.stdout.set(stdout)
+	inst.stderr.set(stderr)
+	inst.stdin.set(req.Stdin)
+	defer inst.stdout.set(nil)
+	defer inst.stderr.set(nil)
+	defer inst.stdin.set(nil)
+	inst.mem.refused.Store(false)
+
+	j := newJob(&req)
+	start := time.Now()
+	inst.jobs <- j
+	finished := make(chan struct{})
+	go func() {
+		select {
+		case <-j.done:
+		case <-inst.exited:
+		}
+		close(finished)
+	}()
+	stop := inst.supervise(ctx, j, lim, finished)
+	res := &Result{Duration: time.Since(start), Stop: stop}
+	res.MemoryLimitHit = inst.mem.refused.Load()
+	res.PeakMemory = int64(inst.mem.peak.Load())
+	s.e.finish(res, inst, j, lim, stderr, true)
+	res.Stdout, res.Stderr = stdout.bytes(), stderr.bytes()
+	res.Truncated = stdout.truncated || stderr.truncated
+	if restarted != "" {
+		res.SessionRestarted = true
+		note := "this session's previous interpreter was lost (" + restarted + "); it was restarted with a fresh state: variables, imports and data from earlier calls are gone"
+		if res.Message == "" {
+			res.Message = note
+		} else {
+			res.Message = note + "; " + res.Message
+		}
+	}
+	if inst.dead() || (res.Stop != nil && (res.Stop.Killed || res.Stop.Abandoned)) {
+		s.lost = res.Message
+		if s.lost == "" {
+			s.lost = "the interpreter exited"
+		}
+		res.SessionLost = true
+	}
+	s.lastUsed = time.Now()
+	s.calls++
+	return res, nil
+}
+
+// Reset discards the session's state: the interpreter is replaced by a
+// fresh one.
+func (s *Session) Reset(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrSessionClosed
+	}
+	if s.inst != nil {
+		s.inst.kill()
+		s.inst.close(context.Background())
+	}
+	s.lost = ""
+	return s.start(ctx)
+}
+
+// Close ends the session and frees its interpreter. Exec afterwards returns
+// ErrSessionClosed.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	if s.inst != nil {
+		s.inst.kill()
+		s.inst.close(context.Background())
+		s.inst = nil
+	}
+	return nil
+}
+
+// idleSince reports when the session last finished a call, and false if it
+// is running one now.
+func (s *Session) idleSince() (time.Time, bool) {
+	if !s.mu.TryLock() {
+		return time.Time{}, false
+	}
+	defer s.mu.Unlock()
+	return s.lastUsed, true
+}

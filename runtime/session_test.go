@@ -1,0 +1,216 @@
+package runtime_test
+
+import (
+	"context"
+	"fmt"
+	goruntime "runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pybox-dev/pybox/runtime"
+)
+
+func newSession(t *testing.T) *runtime.Session {
+	t.Helper()
+	s, err := engine.NewSession(context.Background(), runtime.SessionConfig{Memory: 256 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func sexec(t *testing.T, s *runtime.Session, code string, lim runtime.Limits) *runtime.Result {
+	t.Helper()
+	res, err := s.Exec(context.Background(), runtime.Request{Code: code, Limits: lim})
+	if err != nil {
+		t.Fatalf("Exec(%q): %v", code, err)
+	}
+	return res
+}
+
+func TestSessionKeepsState(t *testing.T) {
+	s := newSession(t)
+	steps := []struct {
+		code, stdout, value string
+		status              runtime.Status
+	}{
+		{"import json\nx = 21", "", "", runtime.StatusOK},
+		{"x * 2", "", "42", runtime.StatusOK},
+		{"print(json.dumps({'x': x}))\ny = [1, 2]", "{\"x\": 21}\n", "", runtime.StatusOK},
+		{"y.append(3); y", "", "[1, 2, 3]", runtime.StatusOK},
+		{"_ + [4]", "", "[1, 2, 3, 4]", runtime.StatusOK}, // _ is the last value
+		{"1/0", "", "", runtime.StatusError},
+		{"x", "", "21", runtime.StatusOK}, // an exception does not lose state
+		{"import sys; sys.exit(3)", "", "", runtime.StatusExit},
+		{"x + 1", "", "22", runtime.StatusOK}, // nor does sys.exit
+		{"None", "", "", runtime.StatusOK},
+	}
+	for _, st := range steps {
+		res := sexec(t, s, st.code, runtime.Limits{})
+		if res.Status != st.status || string(res.Stdout) != st.stdout || res.Value != st.value {
+			t.Fatalf("%q: status %s stdout %q value %q; want %s %q %q\nstderr: %s", st.code, res.Status, res.Stdout, res.Value, st.status, st.stdout, st.value, res.Stderr)
+		}
+		if res.SessionRestarted || res.SessionLost {
+			t.Fatalf("%q: session restarted/lost: %s", st.code, res.Message)
+		}
+	}
+}
+
+func TestSessionsAreIsolated(t *testing.T) {
+	a, b := newSession(t), newSession(t)
+	sexec(t, a, "secret = 'a'\nimport random\nrandom.seed(1)\nopen('/tmp/f', 'w').write('a')", runtime.Limits{})
+	res := sexec(t, b, "print('secret' in globals())", runtime.Limits{})
+	if string(res.Stdout) != "False\n" {
+		t.Fatalf("session b sees a's globals: %q %s", res.Stdout, res.Stderr)
+	}
+}
+
+func TestSessionInterruptKeepsState(t *testing.T) {
+	s := newSession(t)
+	sexec(t, s, "before = 'kept'\ncount = 0", runtime.Limits{})
+	res := sexec(t, s, "while True:\n    count += 1\n", runtime.Limits{Timeout: 200 * time.Millisecond})
+	if res.Status != runtime.StatusTimeout || res.Stop == nil || res.Stop.Killed || res.SessionLost {
+		t.Fatalf("interrupt: status %s stop %+v lost %v", res.Status, res.Stop, res.SessionLost)
+	}
+	res = sexec(t, s, "before, count > 0", runtime.Limits{})
+	if res.Value != "('kept', True)" || res.SessionRestarted {
+		t.Fatalf("after interrupt: value %q restarted %v stderr %s", res.Value, res.SessionRestarted, res.Stderr)
+	}
+	// A later call is not hit by a stale interrupt.
+	res = sexec(t, s, "import time\ntime.sleep(0.05)\n'fine'", runtime.Limits{})
+	if res.Value != "'fine'" {
+		t.Fatalf("stale interrupt: %s %q %s", res.Status, res.Value, res.Stderr)
+	}
+}
+
+func TestSessionKilledIsRestarted(t *testing.T) {
+	s := newSession(t)
+	sexec(t, s, "state = 1", runtime.Limits{})
+	res := sexec(t, s, "sum(range(10 ** 15))", runtime.Limits{Timeout: 100 * time.Millisecond, KillAfter: 100 * time.Millisecond})
+	if res.Status != runtime.StatusTimeout || !res.Stop.Killed || !res.SessionLost {
+		t.Fatalf("C loop: status %s stop %+v lost %v", res.Status, res.Stop, res.SessionLost)
+	}
+	res = sexec(t, s, "'state' in globals()", runtime.Limits{})
+	if !res.SessionRestarted || res.Value != "False" || !strings.Contains(res.Message, "restarted with a fresh state") {
+		t.Fatalf("after kill: restarted %v value %q message %q", res.SessionRestarted, res.Value, res.Message)
+	}
+	res = sexec(t, s, "1 + 1", runtime.Limits{})
+	if res.SessionRestarted || res.Value != "2" {
+		t.Fatalf("second call after restart: %+v", res)
+	}
+}
+
+func TestSessionReset(t *testing.T) {
+	s := newSession(t)
+	sexec(t, s, "v = 1", runtime.Limits{})
+	if err := s.Reset(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if res := sexec(t, s, "'v' in globals()", runtime.Limits{}); res.Value != "False" || res.SessionRestarted {
+		t.Fatalf("after reset: %q %v", res.Value, res.SessionRestarted)
+	}
+	s.Close()
+	if _, err := s.Exec(context.Background(), runtime.Request{Code: "1"}); err != runtime.ErrSessionClosed {
+		t.Fatalf("Exec after Close: %v", err)
+	}
+}
+
+func TestSessionsManager(t *testing.T) {
+	ss := engine.NewSessions(runtime.SessionsConfig{Max: 3, IdleTimeout: 300 * time.Millisecond, Session: runtime.SessionConfig{Memory: 128 << 20}})
+	defer ss.Close()
+	ctx := context.Background()
+	for i := 0; i < 3; i++ {
+		s, err := ss.Get(ctx, fmt.Sprintf("agent-%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sexec(t, s, fmt.Sprintf("me = %d", i), runtime.Limits{})
+	}
+	s1, _ := ss.Get(ctx, "agent-1")
+	if res := sexec(t, s1, "me", runtime.Limits{}); res.Value != "1" {
+		t.Fatalf("agent-1 state: %q", res.Value)
+	}
+	// A fourth session evicts the least recently used idle one (agent-0).
+	if _, err := ss.Get(ctx, "agent-3"); err != nil {
+		t.Fatal(err)
+	}
+	if ss.Len() != 3 {
+		t.Fatalf("Len = %d, want 3", ss.Len())
+	}
+	// Idle sessions expire.
+	deadline := time.Now().Add(5 * time.Second)
+	for ss.Len() > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if ss.Len() != 0 {
+		t.Fatalf("%d sessions left after the idle timeout", ss.Len())
+	}
+}
+
+func TestConcurrentSessions(t *testing.T) {
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			s, err := engine.NewSession(context.Background(), runtime.SessionConfig{Memory: 128 << 20})
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer s.Close()
+			for k := 0; k < 5; k++ {
+				res, err := s.Exec(context.Background(), runtime.Request{Code: fmt.Sprintf("n = globals().get('n', %d) + 1\nn", i*100)})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if want := fmt.Sprint(i*100 + k + 1); res.Value != want {
+					errs <- fmt.Errorf("session %d call %d: %q, want %s", i, k, res.Value, want)
+					return
+				}
+			}
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// Opening and closing many sessions must not leak: the Go heap returns to
+// where it was.
+func TestManySessionsFlatMemory(t *testing.T) {
+	heap := func() uint64 {
+		goruntime.GC()
+		var m goruntime.MemStats
+		goruntime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	cycle := func(n int) {
+		for i := 0; i < n; i++ {
+			s, err := engine.NewSession(context.Background(), runtime.SessionConfig{Memory: 64 << 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res, err := s.Exec(context.Background(), runtime.Request{Code: "x = list(range(10000)); len(x)"}); err != nil || res.Value != "10000" {
+				t.Fatalf("%v %+v", err, res)
+			}
+			s.Close()
+		}
+	}
+	cycle(10) // warm up
+	before := heap()
+	cycle(100)
+	time.Sleep(100 * time.Millisecond) // instances close asynchronously
+	after := heap()
+	t.Logf("Go heap before %d MiB, after 100 sessions %d MiB", before>>20, after>>20)
+	if after > before+64<<20 {
+		t.Fatalf("heap grew from %d to %d bytes over 100 sessions", before, after)
+	}
+}
