@@ -33,6 +33,18 @@ type Config struct {
 	// compiles from scratch.
 	NoCache bool
 
+	// WarmPool is how many fresh interpreters are kept booted and waiting,
+	// so that Run does not pay for instantiation and interpreter start-up
+	// (tens of milliseconds). Each costs its memory (about 20-30 MB) while
+	// it waits. Zero disables the pool (the CLI's choice: one run per
+	// process).
+	WarmPool int
+
+	// Preload lists modules every interpreter imports before it gets its
+	// code (e.g. "json", "numpy"). With WarmPool, importing them in user
+	// code then costs nothing. Interpreters are still never reused.
+	Preload []string
+
 	// Progress, if set, is called with a short human-readable message when
 	// NewEngine starts a slow step (a compile without a cache hit), and with
 	// an empty message when that step ends. The CLI uses it to show progress
@@ -65,6 +77,11 @@ type Engine struct {
 	// the cache) python.wasm.
 	compileTime time.Duration
 	cacheHit    bool
+
+	preload  []string
+	pool     chan *instance
+	poolStop chan struct{}
+	poolDone chan struct{}
 }
 
 // NewEngine compiles the interpreter, using the compilation cache when one is
@@ -129,6 +146,12 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	e.compiled = compiled
 	e.compileTime = time.Since(start)
 	e.cacheHit = cacheHit
+	e.preload = append([]string(nil), cfg.Preload...)
+	if cfg.WarmPool > 0 {
+		e.pool = make(chan *instance, cfg.WarmPool)
+		e.poolStop, e.poolDone = make(chan struct{}), make(chan struct{})
+		go e.fillPool()
+	}
 	return e, nil
 }
 
@@ -156,6 +179,19 @@ func (e *Engine) CompileTime() (time.Duration, bool) { return e.compileTime, e.c
 // Close releases the compiled code and every instance still running. Runs in
 // progress fail.
 func (e *Engine) Close(ctx context.Context) error {
+	if e.pool != nil {
+		close(e.poolStop)
+		<-e.poolDone
+		for {
+			select {
+			case inst := <-e.pool:
+				inst.close(ctx)
+				continue
+			default:
+			}
+			break
+		}
+	}
 	var errs []error
 	if e.rt != nil {
 		errs = append(errs, e.rt.Close(ctx))
@@ -164,4 +200,41 @@ func (e *Engine) Close(ctx context.Context) error {
 		errs = append(errs, e.cache.Close(ctx))
 	}
 	return errors.Join(errs...)
+}
+
+// fillPool keeps the warm pool full: an interpreter is booted (and its
+// preloads imported) ahead of time, and waits in its first "job" call.
+func (e *Engine) fillPool() {
+	defer close(e.poolDone)
+	for {
+		inst, err := e.boot(context.Background(), 0)
+		if err != nil {
+			// Booting only fails if the engine is closing or broken; Run
+			// boots on demand either way.
+			select {
+			case <-e.poolStop:
+				return
+			case <-time.After(time.Second):
+				continue
+			}
+		}
+		select {
+		case e.pool <- inst:
+		case <-e.poolStop:
+			inst.close(context.Background())
+			return
+		}
+	}
+}
+
+// instance returns a fresh interpreter: one from the warm pool if ready,
+// else a newly booted one.
+func (e *Engine) instance(ctx context.Context, memLimit int64) (*instance, error) {
+	select {
+	case inst := <-e.pool: // a nil pool channel is never ready
+		inst.mem.setLimit(uint64(memLimit))
+		return inst, nil
+	default:
+	}
+	return e.boot(ctx, memLimit)
 }

@@ -62,6 +62,7 @@ type instance struct {
 	flags     [5]atomic.Uint32
 	loopKill  api.MutableGlobal // nil unless the binary has the loop guard
 	killed    atomic.Bool       // answered to the guest's yield calls
+	preload   []string          // modules the runner imports before its first job
 	closeOnce sync.Once
 }
 
@@ -86,7 +87,7 @@ type outcome struct {
 	value     string // repr of a final expression's value, "" if none
 }
 
-func newJob(req *Request) *job {
+func newJob(req *Request, once bool) *job {
 	var b bytes.Buffer
 	kv := func(k, v string) {
 		b.WriteString(k)
@@ -95,6 +96,9 @@ func newJob(req *Request) *job {
 		b.WriteByte(0)
 	}
 	kv("code", req.Code)
+	if once {
+		kv("mode", "once")
+	}
 	kv("filename", req.filename())
 	for _, a := range req.Args {
 		kv("argv", a)
@@ -106,14 +110,16 @@ func newJob(req *Request) *job {
 // bootstrap and then blocks in the "job" host call until a job arrives.
 func (e *Engine) boot(ctx context.Context, memLimit int64) (*instance, error) {
 	inst := &instance{
-		mem:    &limitedMemory{limit: uint64(memLimit)},
-		stdout: &switchWriter{},
-		stderr: &switchWriter{},
-		stdin:  &switchReader{},
-		root:   &rootFS{},
-		jobs:   make(chan *job, 1),
-		exited: make(chan struct{}),
+		preload: e.preload,
+		mem:     &limitedMemory{},
+		stdout:  &switchWriter{},
+		stderr:  &switchWriter{},
+		stdin:   &switchReader{},
+		root:    &rootFS{},
+		jobs:    make(chan *job, 1),
+		exited:  make(chan struct{}),
 	}
+	inst.mem.setLimit(uint64(memLimit))
 	stdlib := e.bundle.Files
 	// "/" is the job's filesystem (see rootFS); the bundle is mounted over
 	// it at /usr/local, read-only, whatever the job's policy says.
@@ -168,6 +174,8 @@ func (inst *instance) handle(op string, in []byte) ([]byte, error) {
 	switch op {
 	case "runner":
 		return runnerSource, nil
+	case "preload":
+		return []byte(strings.Join(inst.preload, "\x00")), nil
 	case "job":
 		j := <-inst.jobs
 		if j == nil {

@@ -9,7 +9,8 @@ import "sync/atomic"
 // It implements wazero's experimental.MemoryAllocator and LinearMemory; one
 // value serves exactly one instance.
 type limitedMemory struct {
-	limit   uint64 // 0: only the module's own maximum applies
+	limit   atomic.Uint64 // set before the guest runs a job; read on growth
+	max     uint64        // the module's own maximum
 	buf     []byte
 	refused atomic.Bool // a grow was refused: the limit was hit
 	peak    atomic.Uint64
@@ -17,15 +18,26 @@ type limitedMemory struct {
 
 // Allocate implements experimental.MemoryAllocator.
 func (m *limitedMemory) Allocate(cap, max uint64) experimentalLinearMemory {
-	if m.limit == 0 || m.limit > max {
-		m.limit = max
-	}
+	m.max = max
 	return m
+}
+
+// setLimit changes the cap for the next growth (a pooled instance gets its
+// run's limit when it is handed the run). Zero means the module's maximum.
+func (m *limitedMemory) setLimit(n uint64) { m.limit.Store(n) }
+
+func (m *limitedMemory) cap() uint64 {
+	l := m.limit.Load()
+	if l == 0 || (m.max != 0 && l > m.max) {
+		return m.max
+	}
+	return l
 }
 
 // Reallocate implements experimental.LinearMemory.
 func (m *limitedMemory) Reallocate(size uint64) []byte {
-	if size > m.limit {
+	limit := m.cap()
+	if size > limit {
 		m.refused.Store(true)
 		return nil
 	}
@@ -38,8 +50,8 @@ func (m *limitedMemory) Reallocate(size uint64) []byte {
 		if c < size {
 			c = size
 		}
-		if c > m.limit {
-			c = m.limit
+		if c > limit {
+			c = limit
 		}
 		nb := make([]byte, size, c)
 		copy(nb, m.buf)

@@ -188,7 +188,7 @@ const (
 // raising, exiting, timing out or crashing the interpreter, is in the Result.
 func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	lim := req.Limits.withDefaults()
-	inst, err := e.boot(ctx, lim.Memory)
+	inst, err := e.instance(ctx, lim.Memory)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +202,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	inst.stdin.set(req.Stdin)
 	inst.root.set(req.FS)
 
-	j := newJob(&req)
+	j := newJob(&req, true)
 	start := time.Now()
 	inst.jobs <- j
 	// A one-off interpreter takes exactly one job: closing the queue makes

@@ -106,7 +106,7 @@ func (s *Session) Exec(ctx context.Context, req Request) (*Result, error) {
 	defer inst.stdin.set(nil)
 	inst.mem.refused.Store(false)
 
-	j := newJob(&req)
+	j := newJob(&req, false)
 	start := time.Now()
 	inst.jobs <- j
 	finished := make(chan struct{})

@@ -225,7 +225,20 @@ def _clean(s):
     return s.replace("\0", "\\x00")
 
 
+def _preload():
+    # Modules the operator wants ready before the first job (Config.Preload):
+    # imported into sys.modules only, so user code still has to import them
+    # but pays nothing. A failure here is not the user's: it is ignored.
+    names = _pybox.call("preload", b"").decode()
+    for name in filter(None, names.split("\0")):
+        try:
+            __import__(name)
+        except Exception:
+            pass
+
+
 def _main():
+    _preload()
     status = 0
     while True:
         try:
@@ -240,8 +253,23 @@ def _main():
                 f.flush()
             except Exception:
                 pass
+        once = job.get("mode") == "once"
+        if once:
+            # A one-off interpreter is discarded after its job: run the
+            # atexit handlers now (their output belongs to the run) and skip
+            # interpreter finalization, which costs tens of milliseconds.
+            import atexit
+            atexit._run_exitfuncs()
+            for f in (sys.stdout, sys.stderr):
+                try:
+                    f.flush()
+                except Exception:
+                    pass
         msg = "\0".join(_clean(str(x)) for x in out)
         _pybox.call("done", msg.encode("utf-8", "surrogateescape"))
+        if once:
+            import os
+            os._exit(status)
         del job, out, msg
 
 
