@@ -5,6 +5,7 @@
 //	pybox run script.py [args...]    run a file
 //	pybox run -c CODE [args...]      run a string
 //	pybox run - [args...]            run code read from standard input
+//	pybox repl                       an interactive persistent session
 //	pybox cp HOST_SRC GUEST_DEST     copy a host file into the sandbox
 //	pybox version                    print versions of pybox and the bundle
 //
@@ -33,6 +34,8 @@ func mainWithCode(args []string) int {
 	switch args[0] {
 	case "run":
 		return cmdRun(ctx, args[1:])
+	case "repl":
+		return cmdRepl(ctx, args[1:])
 	case "cp":
 		return cmdCp(args[1:])
 	case "version", "--version":
@@ -53,6 +56,7 @@ Usage:
   pybox run [flags] script.py [args...]   run a Python file
   pybox run [flags] -c CODE [args...]     run a string of code
   pybox run [flags] - [args...]           run code read from standard input
+  pybox repl [flags]                      an interactive persistent session
   pybox cp [flags] HOST_SRC GUEST_DEST     copy a readable host file into the sandbox
   pybox version                           show versions
 

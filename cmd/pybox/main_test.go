@@ -133,3 +133,30 @@ func TestParseByteSize(t *testing.T) {
 		}
 	}
 }
+
+func TestCLIRepl(t *testing.T) {
+	in := "x = 6\nx * 7\nfor i in range(2):\n    print('loop', i)\n\n1/0\nx + 1\n:reset\n'x' in globals()\n"
+	r := pybox(t, in, "repl")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"42\n", "loop 0\nloop 1\n", "7\n", "False\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stderr, "ZeroDivisionError") || !strings.Contains(r.stderr, "fresh interpreter") {
+		t.Errorf("stderr: %s", r.stderr)
+	}
+}
+
+func TestReplContinues(t *testing.T) {
+	for line, want := range map[string]bool{
+		"x = 1": false, "def f():": true, "print((1,": true, "x = [1, 2]": false,
+		`s = """abc`: true, "@decorator": true, "a = 1 + \\": true, "d = {'a': 1}": false,
+	} {
+		if got := continues(line); got != want {
+			t.Errorf("continues(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
