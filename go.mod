@@ -7,9 +7,7 @@ require (
 	github.com/klauspost/compress v1.20.3
 	github.com/spf13/afero v1.15.0
 	github.com/tetratelabs/wazero v1.12.0
+	golang.org/x/sys v0.44.0
 )
 
-require (
-	golang.org/x/sys v0.44.0 // indirect
-	golang.org/x/text v0.28.0 // indirect
-)
+require golang.org/x/text v0.28.0 // indirect

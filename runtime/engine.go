@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	goruntime "runtime"
+	"sync"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -79,6 +80,7 @@ type Engine struct {
 	cacheHit    bool
 
 	preload  []string
+	live     sync.Map // *instance -> struct{}: every instance not yet closed
 	pool     chan *instance
 	poolStop chan struct{}
 	poolDone chan struct{}
@@ -96,8 +98,9 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		}
 	}
 	rc := wazero.NewRuntimeConfigCompiler().
-		// Features the interpreter is built with (see scripts/build-runtime.sh).
-		WithCoreFeatures(api.CoreFeaturesV2)
+		// Features the interpreter is built with (see scripts/build-runtime.sh);
+		// exception handling carries setjmp/longjmp in libjpeg and FreeType.
+		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling)
 
 	var cache wazero.CompilationCache
 	cacheHit := false
@@ -182,16 +185,19 @@ func (e *Engine) Close(ctx context.Context) error {
 	if e.pool != nil {
 		close(e.poolStop)
 		<-e.poolDone
-		for {
-			select {
-			case inst := <-e.pool:
-				inst.close(ctx)
-				continue
-			default:
-			}
-			break
-		}
 	}
+	// Stop every interpreter before the runtime goes: closing a module under
+	// a running guest races with its host calls.
+	var wg sync.WaitGroup
+	e.live.Range(func(k, _ any) bool {
+		wg.Add(1)
+		go func(inst *instance) {
+			defer wg.Done()
+			inst.close(ctx)
+		}(k.(*instance))
+		return true
+	})
+	wg.Wait()
 	var errs []error
 	if e.rt != nil {
 		errs = append(errs, e.rt.Close(ctx))
@@ -200,6 +206,12 @@ func (e *Engine) Close(ctx context.Context) error {
 		errs = append(errs, e.cache.Close(ctx))
 	}
 	return errors.Join(errs...)
+}
+
+// track registers a live instance so that Close can stop it.
+func (e *Engine) track(inst *instance) {
+	e.live.Store(inst, struct{}{})
+	inst.onClose = func() { e.live.Delete(inst) }
 }
 
 // fillPool keeps the warm pool full: an interpreter is booted (and its

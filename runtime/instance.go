@@ -64,6 +64,8 @@ type instance struct {
 	killed    atomic.Bool       // answered to the guest's yield calls
 	preload   []string          // modules the runner imports before its first job
 	closeOnce sync.Once
+	jobsOnce  sync.Once
+	onClose   func() // unregisters the instance from its engine
 }
 
 // job is one piece of code handed to an instance.
@@ -155,6 +157,7 @@ func (e *Engine) boot(ctx context.Context, memLimit int64) (*instance, error) {
 		_ = mod.Close(ctx)
 		return nil, errors.New("python.wasm has no _start: rebuild it with scripts/build-runtime.sh")
 	}
+	e.track(inst)
 	callCtx := context.WithValue(context.Background(), instanceKey{}, inst)
 	go func() {
 		_, err := start.Call(callCtx)
@@ -270,7 +273,7 @@ func (inst *instance) interrupt(j *job) {
 func (inst *instance) clearInterrupt() {
 	for _, i := range []int{flagTripped, flagIsTripped, flagSignalsPending} {
 		if addr := inst.flags[i].Load(); addr != 0 {
-			inst.mod.Memory().WriteUint32Le(addr, 0)
+			inst.mem.store32(addr, 0)
 		}
 	}
 }
@@ -290,7 +293,7 @@ func (inst *instance) setFlag(i int) {
 	if addr == 0 {
 		return // the guest has not reported its flags yet
 	}
-	inst.mod.Memory().WriteUint32Le(addr, 1)
+	inst.mem.store32(addr, 1)
 }
 
 // kill makes the guest trap at its next eval-breaker check, signal check,
@@ -306,19 +309,35 @@ func (inst *instance) kill() {
 	}
 }
 
-// close releases the instance. If the guest still runs (it could not be
-// stopped), its goroutine is left to finish on its own.
+// noMoreJobs tells the guest there will be no job after the current one:
+// its runner exits when it next asks.
+func (inst *instance) noMoreJobs() {
+	inst.jobsOnce.Do(func() { close(inst.jobs) })
+}
+
+// close ends the instance and releases it. A guest still running is killed
+// first, and close waits (up to abandonAfter) for it to end: closing a
+// module under a running guest races with its host calls. A guest that does
+// not end in time is left to finish on its own goroutine and closed then.
 func (inst *instance) close(ctx context.Context) {
 	inst.closeOnce.Do(func() {
-		close(inst.jobs)
+		inst.noMoreJobs()
+		if !inst.dead() {
+			inst.kill()
+		}
+		t := time.NewTimer(abandonAfter)
+		defer t.Stop()
 		select {
 		case <-inst.exited:
 			_ = inst.mod.Close(ctx)
-		default:
+		case <-t.C:
 			go func() {
 				<-inst.exited
 				_ = inst.mod.Close(context.Background())
 			}()
+		}
+		if inst.onClose != nil {
+			inst.onClose()
 		}
 	})
 }

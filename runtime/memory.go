@@ -1,24 +1,49 @@
 package runtime
 
-import "sync/atomic"
+import (
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
 
 // limitedMemory backs a guest's linear memory and refuses to grow it past
-// limit bytes. A refused memory.grow returns -1 to the guest: malloc fails
-// and Python raises MemoryError, while the host is unaffected.
+// its limit. A refused memory.grow returns -1 to the guest: malloc fails and
+// Python raises MemoryError, while the host is unaffected.
+//
+// The memory never moves: Allocate reserves the module's whole address range
+// (4 GiB for wasm32) with PROT_NONE, which commits nothing, and growth only
+// makes more of it readable and writable. So the host can store interrupt
+// flags into guest memory from another goroutine (store32) without racing a
+// grow that would copy memory to a new buffer and drop the store, and growth
+// costs no copying. Free unmaps it, returning the memory to the OS at once.
 //
 // It implements wazero's experimental.MemoryAllocator and LinearMemory; one
 // value serves exactly one instance.
 type limitedMemory struct {
 	limit   atomic.Uint64 // set before the guest runs a job; read on growth
 	max     uint64        // the module's own maximum
-	buf     []byte
-	refused atomic.Bool // a grow was refused: the limit was hit
+	mapping []byte        // the whole reservation; nil before Allocate
+	buf     []byte        // the guest-visible prefix of mapping
+	enabled atomic.Uint64 // bytes of mapping made read-write (page multiple)
+	refused atomic.Bool   // a grow was refused: the limit was hit
 	peak    atomic.Uint64
+	failed  atomic.Bool // the reservation or a protection change failed
+	// unmap guards the mapping's end of life against store32: a store into
+	// an unmapped range would crash the process.
+	unmap sync.RWMutex
 }
 
 // Allocate implements experimental.MemoryAllocator.
 func (m *limitedMemory) Allocate(cap, max uint64) experimentalLinearMemory {
 	m.max = max
+	mapping, err := unix.Mmap(-1, 0, int(max), unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANON|unix.MAP_NORESERVE)
+	if err != nil {
+		m.failed.Store(true)
+		return m // every Reallocate fails: instantiation reports it
+	}
+	m.mapping = mapping
 	return m
 }
 
@@ -36,27 +61,26 @@ func (m *limitedMemory) cap() uint64 {
 
 // Reallocate implements experimental.LinearMemory.
 func (m *limitedMemory) Reallocate(size uint64) []byte {
-	limit := m.cap()
-	if size > limit {
+	if m.mapping == nil {
+		return nil
+	}
+	if size > m.cap() {
 		m.refused.Store(true)
 		return nil
 	}
-	if size <= uint64(cap(m.buf)) {
-		m.buf = m.buf[:size]
-	} else {
-		// Grow geometrically so that a guest growing page by page does not
-		// copy its whole memory on every step.
-		c := uint64(cap(m.buf)) * 2
-		if c < size {
-			c = size
+	if enabled := m.enabled.Load(); size > enabled {
+		page := uint64(unix.Getpagesize())
+		end := (size + page - 1) / page * page
+		if end > uint64(len(m.mapping)) {
+			end = uint64(len(m.mapping))
 		}
-		if c > limit {
-			c = limit
+		if err := unix.Mprotect(m.mapping[enabled:end], unix.PROT_READ|unix.PROT_WRITE); err != nil {
+			m.failed.Store(true)
+			return nil
 		}
-		nb := make([]byte, size, c)
-		copy(nb, m.buf)
-		m.buf = nb
+		m.enabled.Store(end)
 	}
+	m.buf = m.mapping[:size:size]
 	if size > m.peak.Load() {
 		m.peak.Store(size)
 	}
@@ -64,4 +88,23 @@ func (m *limitedMemory) Reallocate(size uint64) []byte {
 }
 
 // Free implements experimental.LinearMemory.
-func (m *limitedMemory) Free() { m.buf = nil }
+func (m *limitedMemory) Free() {
+	m.unmap.Lock()
+	defer m.unmap.Unlock()
+	if m.mapping != nil {
+		_ = unix.Munmap(m.mapping)
+		m.mapping, m.buf = nil, nil
+	}
+}
+
+// store32 stores v at guest address addr, atomically, from any goroutine.
+// Addresses beyond the enabled memory are ignored.
+func (m *limitedMemory) store32(addr uint32, v uint32) {
+	m.unmap.RLock()
+	defer m.unmap.RUnlock()
+	mapping := m.mapping
+	if mapping == nil || uint64(addr)+4 > m.enabled.Load() || addr%4 != 0 {
+		return
+	}
+	atomic.StoreUint32((*uint32)(unsafe.Pointer(&mapping[addr])), v)
+}

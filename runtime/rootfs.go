@@ -23,7 +23,28 @@ type rootFS struct {
 	cur experimentalsys.FS
 }
 
-var emptyRoot experimentalsys.FS = &sysfs.AdaptFS{FS: packages.NewTree(nil)}
+// emptyRoot is "/" for a run with no Request.FS: an empty directory in which
+// every change is refused as read-only (rather than "not implemented").
+var emptyRoot experimentalsys.FS = readOnlyFS{&sysfs.AdaptFS{FS: packages.NewTree(nil)}}
+
+type readOnlyFS struct{ experimentalsys.FS }
+
+func (f readOnlyFS) OpenFile(path string, flag experimentalsys.Oflag, perm fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
+	if flag&(experimentalsys.O_WRONLY|experimentalsys.O_RDWR|experimentalsys.O_CREAT|experimentalsys.O_TRUNC|experimentalsys.O_APPEND) != 0 {
+		return nil, experimentalsys.EROFS
+	}
+	return f.FS.OpenFile(path, flag, perm)
+}
+func (readOnlyFS) Mkdir(string, fs.FileMode) experimentalsys.Errno { return experimentalsys.EROFS }
+func (readOnlyFS) Chmod(string, fs.FileMode) experimentalsys.Errno { return experimentalsys.EROFS }
+func (readOnlyFS) Rename(string, string) experimentalsys.Errno     { return experimentalsys.EROFS }
+func (readOnlyFS) Rmdir(string) experimentalsys.Errno              { return experimentalsys.EROFS }
+func (readOnlyFS) Unlink(string) experimentalsys.Errno             { return experimentalsys.EROFS }
+func (readOnlyFS) Link(string, string) experimentalsys.Errno       { return experimentalsys.EROFS }
+func (readOnlyFS) Symlink(string, string) experimentalsys.Errno    { return experimentalsys.EROFS }
+func (readOnlyFS) Utimens(string, int64, int64) experimentalsys.Errno {
+	return experimentalsys.EROFS
+}
 
 func (r *rootFS) set(f experimentalsys.FS) {
 	r.mu.Lock()

@@ -205,9 +205,8 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	j := newJob(&req, true)
 	start := time.Now()
 	inst.jobs <- j
-	// A one-off interpreter takes exactly one job: closing the queue makes
-	// the runner exit after it, which runs atexit handlers and finalizers.
-	inst.close(context.Background())
+	// A one-off interpreter takes exactly one job.
+	inst.noMoreJobs()
 
 	stop := inst.supervise(ctx, j, lim, inst.exited)
 	res := &Result{Duration: time.Since(start), Stop: stop}

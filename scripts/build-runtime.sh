@@ -6,7 +6,9 @@
 #   scripts/build-runtime.sh            # all stages, ~4 min on 2 cores
 #   scripts/build-runtime.sh package    # re-run only the packaging stage
 #
-# Stages: sources -> zlib -> cpython -> package. Work happens in
+# Stages: sources -> zlib -> cpython -> package. The cpython stage also builds
+# the bundled extension packages ($PACKAGES: scripts/build-<pkg>.sh) between
+# CPython's configure and make, and links them into python.wasm. Work happens in
 # $PYBOX_BUILD_DIR (default: build/ in the repo, git-ignored). The result is
 # written to assets/runtime.tar.zst and assets/runtime-manifest.json.
 #
@@ -47,6 +49,9 @@ WASM_CFLAGS="--target=wasm32-wasi --sysroot=$SYSROOT $OPT_CFLAGS -mbulk-memory -
 # Stack for the main thread: CPython's default of 512 KiB overflows before
 # its recursion limit on deep-but-legal recursion; 8 MiB matches a native thread.
 STACK_SIZE=${STACK_SIZE:-8388608}
+# Extension packages linked into python.wasm, each built by
+# scripts/build-<name>.sh against the configured CPython tree.
+PACKAGES=${PACKAGES-numpy pillow}
 # Loop iterations in C code between two yields to the Go scheduler.
 LOOP_YIELD=${LOOP_YIELD:-16384}
 
@@ -132,9 +137,19 @@ stage_cpython() {
     > "$BUILD/cpython-configure.log" 2>&1 || { tail -40 "$BUILD/cpython-configure.log"; exit 1; }
   # configure.ac appends its own stack size (512 KiB) and initial memory
   # (10 MiB) after ours in LDFLAGS_NODIST; drop them so ours win.
-  sed -i -e "s/-z stack-size=524288//" -e "s/-Wl,--initial-memory=10485760//" Makefile
+  # Makefile.pre too: makesetup regenerates Makefile from it once
+  # Modules/Setup.local is newer, which undid this edit (python.wasm had a
+  # 512 KiB stack).
+  sed -i -e "s/-z stack-size=524288//" -e "s/-Wl,--initial-memory=10485760//" Makefile.pre Makefile
   # Builtin modules of ours; makesetup reads Setup.local from the build dir.
   cp "$ROOT/scripts/cpython/Setup.local.in" Modules/Setup.local
+  # Extension packages: compiled against this configured tree (pyconfig.h),
+  # archived into $PREFIX/lib; each adds one _pybox_ext_<pkg> line.
+  rm -rf "$BUILD/site-packages" "$BUILD/share" "$BUILD"/setup-*.local "$BUILD"/manifest-*.json
+  for pkg in $PACKAGES; do
+    PYBOX_BUILD_DIR=$BUILD JOBS=$JOBS OPT_CFLAGS=$OPT_CFLAGS "$ROOT/scripts/build-$pkg.sh"
+    cat "$BUILD/setup-$pkg.local" >> Modules/Setup.local
+  done
   make -j"$JOBS" > "$BUILD/cpython-make.log" 2>&1 || { tail -40 "$BUILD/cpython-make.log"; exit 1; }
   rm -rf "$BUILD/install"
   make install DESTDIR="$BUILD/install" > "$BUILD/cpython-install.log" 2>&1 || { tail -40 "$BUILD/cpython-install.log"; exit 1; }
@@ -154,6 +169,11 @@ stage_package() {
   cp -a "$lib" "$STAGE/lib/python3.11"
   local sl=$STAGE/lib/python3.11
   for d in $STDLIB_DROP; do rm -rf "${sl:?}/$d"; done
+  # Bundled packages' Python files (compiled to .pyc below with the stdlib)
+  # and data under share/ (fonts: /usr/local/share/fonts in the guest).
+  mkdir -p "$sl/site-packages"
+  if [ -d "$BUILD/site-packages" ]; then cp -a "$BUILD/site-packages/." "$sl/site-packages/"; fi
+  if [ -d "$BUILD/share" ]; then cp -a "$BUILD/share" "$STAGE/share"; fi
   find "$sl" -name __pycache__ -type d -prune -exec rm -rf {} +
   # Sourceless .pyc next to where the .py was: no stat of sources at import.
   /usr/bin/python3.11 -m compileall -q -b -j "$JOBS" \
@@ -198,9 +218,10 @@ write_manifest() {
   "python": "$PY_VERSION",
   "sources": [
     {"name": "cpython", "version": "$PY_VERSION", "debian_source": "$PY_DEB_SRC", "file": "$PY_ORIG", "sha256": "$PY_ORIG_SHA256", "license": "PSF-2.0", "patches": ["scripts/cpython/pybox.patch", "scripts/cpython/_pyboxmodule.c"]},
-    {"name": "zlib", "version": "$ZLIB_VERSION", "debian_source": "$ZLIB_DEB_SRC", "file": "$ZLIB_ORIG", "sha256": "$ZLIB_ORIG_SHA256", "license": "Zlib"}
+    {"name": "zlib", "version": "$ZLIB_VERSION", "debian_source": "$ZLIB_DEB_SRC", "file": "$ZLIB_ORIG", "sha256": "$ZLIB_ORIG_SHA256", "license": "Zlib"}$(
+    for pkg in $PACKAGES; do python3 -c 'import json,sys; print("".join(", " + json.dumps(e) for e in json.load(open(sys.argv[1]))), end="")' "$BUILD/manifest-$pkg.json"; done)
   ],
-  "toolchain": {"cc": "$($CLANG --version | head -1)", "wasi_libc": "$(dpkg-query -W -f='${Version}' wasi-libc)", "build_python": "$(/usr/bin/python3.11 -V 2>&1)"},
+  "toolchain": {"cc": "$($CLANG --version | head -1)", "cc_sjlj": "$(clang-22 --version 2>/dev/null | head -1)", "wasi_libc": "$(dpkg-query -W -f='${Version}' wasi-libc)", "build_python": "$(/usr/bin/python3.11 -V 2>&1)"},
   "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "stack_size": $STACK_SIZE, "loop_yield": $LOOP_YIELD, "loopguard": "$(tr -d '\n' < "$BUILD/loopguard.log" | sed 's/"/\\"/g')"},
   "files": {
     "python.wasm": {"size": $(stat -c %s "$wasm"), "sha256": "$(sha "$wasm")"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -115,5 +116,62 @@ func TestCLICopyToSandbox(t *testing.T) {
 	r = pybox(t, "", "cp", "--mount", src+":/src:ro", "--mount", work+":/work:rw", outside, "/work/s.txt")
 	if r.code == 0 || !strings.Contains(r.stderr, "secret.txt") {
 		t.Fatalf("copy from outside the read policy: exit %d, stderr %s", r.code, r.stderr)
+	}
+}
+
+// Reference scenario 1: "find my current IP and make an image of it". The
+// host serves /network/current-ip (from a loopback server), the code draws
+// it with Pillow into /output/ip_address.png, and the host gets a valid PNG.
+func TestCLIScenarioIPImage(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "198.51.100.23\n")
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(dir, "pybox.toml")
+	os.WriteFile(config, []byte(fmt.Sprintf("[sandbox]\n[[sandbox.fetch]]\nguest = \"/network\"\n[sandbox.fetch.routes]\n\"current-ip\" = \"%s/\"\n", srv.URL)), 0o644)
+	code := `
+from PIL import Image, ImageDraw, ImageFont
+ip = open('/network/current-ip').read().strip()
+img = Image.new('RGB', (480, 120), 'white')
+d = ImageDraw.Draw(img)
+d.text((20, 35), f'Your IP: {ip}', font=ImageFont.truetype('DejaVuSans.ttf', 36), fill='black')
+img.save('/output/ip_address.png')
+print('saved', ip)
+`
+	r := pybox(t, "", "run", "--config", config, "--output", out, "-c", code)
+	if r.code != 0 || !strings.Contains(r.stdout, "saved 198.51.100.23") {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "pybox: output /output/ip_address.png (") || !strings.Contains(r.stderr, "image/png") {
+		t.Errorf("artifact not reported:\n%s", r.stderr)
+	}
+	f, err := os.Open(filepath.Join(out, "ip_address.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("not a valid PNG: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != 480 || b.Dy() != 120 {
+		t.Fatalf("size %v", b)
+	}
+	// The text was drawn: some pixels are dark.
+	dark := 0
+	for y := 0; y < 120; y++ {
+		for x := 0; x < 480; x++ {
+			if r, _, _, _ := img.At(x, y).RGBA(); r < 0x4000 {
+				dark++
+			}
+		}
+	}
+	if dark < 200 {
+		t.Fatalf("only %d dark pixels: no text drawn?", dark)
 	}
 }

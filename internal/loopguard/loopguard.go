@@ -592,14 +592,16 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 }
 
 // checkSequence returns the instructions inserted at the start of each loop
-// body:
+// body. With yieldEvery zero:
 //
 //	global.get $kill
 //	if
 //	  unreachable
 //	end
 //
-// and, when yieldEvery is non-zero,
+// and with yieldEvery non-zero, where the kill flag is only read when the
+// countdown runs out (so at most yieldEvery iterations after it is set), to
+// keep the per-iteration cost to one global read-modify-write and a branch:
 //
 //	global.get $countdown
 //	i32.const 1
@@ -613,18 +615,22 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 //	  i32.const 0          ;; i64.const 0 for a 64-bit memory
 //	  memory.grow 0
 //	  drop
+//	  global.get $kill
+//	  if
+//	    unreachable
+//	  end
 //	end
 //
 // Both are stack neutral.
 func checkSequence(kill, yieldEvery uint32, memory64 bool) []byte {
-	c := []byte{0x23} // global.get
-	c = appendU32(c, kill)
-	c = append(c, 0x04, 0x40, 0x00, 0x0b) // if (empty) unreachable end
+	killCheck := []byte{0x23} // global.get
+	killCheck = appendU32(killCheck, kill)
+	killCheck = append(killCheck, 0x04, 0x40, 0x00, 0x0b) // if (empty) unreachable end
 	if yieldEvery == 0 {
-		return c
+		return killCheck
 	}
 	ctr := kill + 1
-	c = append(c, 0x23)
+	c := []byte{0x23}
 	c = appendU32(c, ctr)
 	c = append(c, 0x41, 0x01, 0x6b, 0x24) // i32.const 1, i32.sub, global.set
 	c = appendU32(c, ctr)
@@ -639,7 +645,9 @@ func checkSequence(kill, yieldEvery uint32, memory64 bool) []byte {
 	} else {
 		c = append(c, 0x41, 0x00) // i32.const 0
 	}
-	return append(c, 0x40, 0x00, 0x1a, 0x0b) // memory.grow 0, drop, end
+	c = append(c, 0x40, 0x00, 0x1a) // memory.grow 0, drop
+	c = append(c, killCheck...)
+	return append(c, 0x0b) // end
 }
 
 // offsetDependent reports whether a custom section with this name refers to

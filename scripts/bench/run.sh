@@ -45,3 +45,14 @@ pybox_start=$(best_ms "$PYBOX" run -q -c 'print(1)')
 rm -rf "$tmp"
 echo "print(1) end to end (best of 10): native $((native_start/1000)).$(( (native_start%1000)/100 )) ms, pybox $((pybox_start/1000)).$(( (pybox_start%1000)/100 )) ms"
 echo "binary size: $(stat -c %s "$PYBOX") bytes"
+
+# Cold compile (empty cache) and cached start, one process each.
+cache=$(mktemp -d)
+t0=$(date +%s%N); PYBOX_CACHE_DIR=$cache "$PYBOX" run -q -c pass; t1=$(date +%s%N)
+echo "first run, cold compile: $(( (t1 - t0) / 1000000 )) ms"
+t0=$(date +%s%N); PYBOX_CACHE_DIR=$cache "$PYBOX" run -q -c pass; t1=$(date +%s%N)
+echo "second run, compiled code from cache: $(( (t1 - t0) / 1000000 )) ms"
+echo "compilation cache size: $(du -sh "$cache" | cut -f1)"
+rm -rf "$cache"
+/usr/bin/time -f "pybox print(1) max RSS: %M KB" "$PYBOX" run -q -c 'print(1)' >/dev/null
+/usr/bin/time -f "native print(1) max RSS: %M KB" "$NATIVE" -c 'print(1)' >/dev/null

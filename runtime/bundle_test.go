@@ -1,0 +1,62 @@
+package runtime_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/runtime"
+)
+
+// The packages built into the bundle work inside the sandbox: scripts in
+// testdata/ print what they computed; each expected line must appear.
+func TestBundledPackages(t *testing.T) {
+	tests := []struct {
+		script string
+		want   []string
+	}{
+		{"numpy_basics.py", []string{
+			"(200, 200) 8.0",
+			"name True numpy._core._multiarray_umath",
+			"solve True", "eig [1.0, 2.0, 3.0]", "lstsq [1.0, 2.0]", "fft True", "sort True",
+			"corrcoef 1.0", "loadtxt [[1.0, 2.0], [3.0, 4.0]]", "legacy [5, 0, 3, 3, 7]",
+			"strings ['a', 'b']",
+		}},
+		{"pillow_draw.py", []string{
+			"features True True True",
+			"a.png PNG (320, 200) RGB", "a.jpg JPEG (320, 200) RGB",
+			"pixel (255, 0, 0) (135, 206, 235)",
+		}},
+		{"pillow_corrupt.py", []string{
+			"truncated jpeg raised OSError", "bogus huffman table raised OSError",
+			"truncated png raised", "corrupt png raised", "not an image raised OSError",
+			"still alive (64, 64) 45",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.script, func(t *testing.T) {
+			t.Parallel()
+			code, err := os.ReadFile(filepath.Join("testdata", tc.script))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A sandbox with the default policy: /tmp and /output.
+			sb, err := fsbridge.New(fsbridge.Policy{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sb.Close()
+			res := run(t, runtime.Request{Code: string(code), Filename: tc.script, FS: sb.FS()})
+			if res.Status != runtime.StatusOK {
+				t.Fatalf("status %s: %s\nstdout: %s\nstderr: %s", res.Status, res.Message, res.Stdout, res.Stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(string(res.Stdout), w) {
+					t.Errorf("stdout lacks %q:\n%s", w, res.Stdout)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,20 @@
+# numpy inside pybox: the one-liner plus linalg, fft, random, sorting
+# and text I/O, printed deterministically for runtime/bundle_test.go.
+import numpy as np
+
+a = np.random.default_rng(0).normal(size=(200, 200))
+print(np.linalg.inv(a).shape, np.fft.fft(np.ones(8)).real.sum())
+print("name", np.__version__ >= "2", np._core._multiarray_umath.__name__)
+r = np.random.default_rng(42)
+m, v = r.normal(size=(50, 50)), r.normal(size=50)
+x = np.linalg.solve(m, v)
+print("solve", bool(np.abs(m @ x - v).max() < 1e-8))
+print("eig", sorted(np.linalg.eigvals(np.diag([3.0, 1.0, 2.0])).real.round(6).tolist()))
+print("lstsq", np.linalg.lstsq(np.c_[np.ones(5), np.arange(5.0)], np.arange(5.0) * 2 + 1, rcond=None)[0].round(6).tolist())
+print("fft", bool(np.allclose(np.fft.ifft(np.fft.fft(v)), v)))
+s = r.integers(0, 1000, 10000)
+print("sort", bool((np.diff(np.sort(s)) >= 0).all()))
+print("corrcoef", float(np.corrcoef(np.arange(10.0), 2 * np.arange(10.0) + 1)[0, 1].round(6)))
+print("loadtxt", np.loadtxt(["1,2", "3,4"], delimiter=",").tolist())
+print("legacy", np.random.RandomState(0).randint(0, 10, 5).tolist())
+print("strings", np.unique(np.array(["b", "a", "b"])).tolist())
