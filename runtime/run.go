@@ -193,29 +193,51 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	defer inst.close(context.Background())
+	inst.root.set(req.FS)
+	return e.runJob(ctx, inst, &req, lim, false), nil
+}
 
+// runJob hands one job to inst and waits for its outcome. A one-off
+// interpreter (keepAlive false) takes no further job and is waited for until
+// it exits; a session's (keepAlive true) lives on after the job.
+func (e *Engine) runJob(ctx context.Context, inst *instance, req *Request, lim Limits, keepAlive bool) *Result {
 	budget := &outputBudget{remaining: lim.Output, limit: lim.Output}
 	stdout := &stream{budget: budget, live: req.Stdout}
 	stderr := &stream{budget: budget, live: req.Stderr}
 	inst.stdout.set(stdout)
 	inst.stderr.set(stderr)
 	inst.stdin.set(req.Stdin)
-	inst.root.set(req.FS)
+	defer inst.stdout.set(nil)
+	defer inst.stderr.set(nil)
+	defer inst.stdin.set(nil)
+	inst.mem.refused.Store(false)
 
-	j := newJob(&req, true)
+	j := newJob(req, !keepAlive)
 	start := time.Now()
 	inst.jobs <- j
-	// A one-off interpreter takes exactly one job.
-	inst.noMoreJobs()
+	finished := inst.exited
+	if keepAlive {
+		done := make(chan struct{})
+		go func() {
+			select {
+			case <-j.done:
+			case <-inst.exited:
+			}
+			close(done)
+		}()
+		finished = done
+	} else {
+		inst.noMoreJobs()
+	}
 
-	stop := inst.supervise(ctx, j, lim, inst.exited)
+	stop := inst.supervise(ctx, j, lim, finished)
 	res := &Result{Duration: time.Since(start), Stop: stop}
 	res.MemoryLimitHit = inst.mem.refused.Load()
 	res.PeakMemory = int64(inst.mem.peak.Load())
-	e.finish(res, inst, j, lim, stderr, false)
+	e.finish(res, inst, j, lim, stderr, keepAlive)
 	res.Stdout, res.Stderr = stdout.bytes(), stderr.bytes()
 	res.Truncated = stdout.truncated || stderr.truncated
-	return res, nil
+	return res
 }
 
 // supervise waits for the guest to end, interrupting it on timeout or

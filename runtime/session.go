@@ -95,35 +95,7 @@ func (s *Session) Exec(ctx context.Context, req Request) (*Result, error) {
 	lim := req.Limits.withDefaults()
 	lim.Memory = s.cfg.Memory
 
-	budget := &outputBudget{remaining: lim.Output, limit: lim.Output}
-	stdout := &stream{budget: budget, live: req.Stdout}
-	stderr := &stream{budget: budget, live: req.Stderr}
-	inst.stdout.set(stdout)
-	inst.stderr.set(stderr)
-	inst.stdin.set(req.Stdin)
-	defer inst.stdout.set(nil)
-	defer inst.stderr.set(nil)
-	defer inst.stdin.set(nil)
-	inst.mem.refused.Store(false)
-
-	j := newJob(&req, false)
-	start := time.Now()
-	inst.jobs <- j
-	finished := make(chan struct{})
-	go func() {
-		select {
-		case <-j.done:
-		case <-inst.exited:
-		}
-		close(finished)
-	}()
-	stop := inst.supervise(ctx, j, lim, finished)
-	res := &Result{Duration: time.Since(start), Stop: stop}
-	res.MemoryLimitHit = inst.mem.refused.Load()
-	res.PeakMemory = int64(inst.mem.peak.Load())
-	s.e.finish(res, inst, j, lim, stderr, true)
-	res.Stdout, res.Stderr = stdout.bytes(), stderr.bytes()
-	res.Truncated = stdout.truncated || stderr.truncated
+	res := s.e.runJob(ctx, inst, &req, lim, true)
 	if restarted != "" {
 		res.SessionRestarted = true
 		note := "this session's previous interpreter was lost (" + restarted + "); it was restarted with a fresh state: variables, imports and data from earlier calls are gone"

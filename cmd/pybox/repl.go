@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,31 +24,15 @@ Flags:
 `
 
 func cmdRepl(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
 	var f runFlags
-	f.register(fs)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), replHelp)
-		fs.PrintDefaults()
+	if _, code, ok := parseFlags("repl", replHelp, f.register, args); !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	sb, cleanup, err := f.sandbox.openSandbox()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "pybox repl: %v\n", err)
-		return 2
+	sb, eng, cleanup, code, ok := f.start(ctx, "repl")
+	if !ok {
+		return code
 	}
 	defer cleanup()
-	eng, err := newEngine(ctx, f.cacheDir, f.noCache, f.quiet)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "pybox: %v\n", err)
-		return runtime.ExitCodeInternal
-	}
-	defer eng.Close(context.Background())
 	sess, err := eng.NewSession(ctx, runtime.SessionConfig{Memory: int64(f.memory), FS: sb.FS()})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pybox: %v\n", err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pybox-dev/pybox/fsbridge"
 	"github.com/pybox-dev/pybox/runtime"
 )
 
@@ -56,36 +57,21 @@ Flags:
 `
 
 func cmdRun(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	var f runFlags
-	f.register(fs)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), runHelp)
-		fs.PrintDefaults()
+	rest, code, ok := parseFlags("run", runHelp, f.register, args)
+	if !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	req, err := buildRequest(&f, fs.Args())
+	req, err := buildRequest(&f, rest)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pybox run: %v\n", err)
 		return 2
 	}
-	sb, cleanup, err := f.sandbox.openSandbox()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "pybox run: %v\n", err)
-		return 2
+	sb, eng, cleanup, code, ok := f.start(ctx, "run")
+	if !ok {
+		return code
 	}
 	defer cleanup()
-	eng, err := newEngine(ctx, f.cacheDir, f.noCache, f.quiet)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "pybox: %v\n", err)
-		return runtime.ExitCodeInternal
-	}
-	defer eng.Close(context.Background())
 
 	req.Stdout, req.Stderr = os.Stdout, os.Stderr
 	req.Limits = runtime.Limits{
@@ -140,6 +126,44 @@ func buildRequest(f *runFlags, rest []string) (runtime.Request, error) {
 		return req, fmt.Errorf("%s: source code cannot contain NUL bytes", req.Filename)
 	}
 	return req, nil
+}
+
+// parseFlags parses a command's flags; when ok is false the command is over
+// and code is its exit status (0 for -h).
+func parseFlags(name, help string, register func(*flag.FlagSet), args []string) (rest []string, code int, ok bool) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	register(fs)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), help)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, 0, false
+		}
+		return nil, 2, false
+	}
+	return fs.Args(), 0, true
+}
+
+// start opens the sandbox the flags describe and the engine. cleanup closes
+// both; when ok is false the command is over with exit status code.
+func (f *runFlags) start(ctx context.Context, cmd string) (sb *fsbridge.Sandbox, eng *runtime.Engine, cleanup func(), code int, ok bool) {
+	sb, closeSandbox, err := f.sandbox.openSandbox()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pybox %s: %v\n", cmd, err)
+		return nil, nil, nil, 2, false
+	}
+	eng, err = newEngine(ctx, f.cacheDir, f.noCache, f.quiet)
+	if err != nil {
+		closeSandbox()
+		fmt.Fprintf(os.Stderr, "pybox: %v\n", err)
+		return nil, nil, nil, runtime.ExitCodeInternal, false
+	}
+	return sb, eng, func() {
+		eng.Close(context.Background())
+		closeSandbox()
+	}, 0, true
 }
 
 // newEngine compiles (or loads from cache) the interpreter, showing progress
