@@ -46,6 +46,12 @@ type Config struct {
 	// code then costs nothing. Interpreters are still never reused.
 	Preload []string
 
+	// UserPackages is a host folder of pure-Python packages added with
+	// packages.AddWheel (see packages.UserDir). It is mounted read-only at
+	// packages.UserSitePath in every interpreter and put on sys.path. Empty
+	// or missing means none.
+	UserPackages string
+
 	// Progress, if set, is called with a short human-readable message when
 	// NewEngine starts a slow step (a compile without a cache hit), and with
 	// an empty message when that step ends. The CLI uses it to show progress
@@ -80,6 +86,7 @@ type Engine struct {
 	cacheHit    bool
 
 	preload  []string
+	userSite string   // host folder mounted at packages.UserSitePath, if any
 	live     sync.Map // *instance -> struct{}: every instance not yet closed
 	pool     chan *instance
 	poolStop chan struct{}
@@ -150,6 +157,11 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	e.compileTime = time.Since(start)
 	e.cacheHit = cacheHit
 	e.preload = append([]string(nil), cfg.Preload...)
+	if cfg.UserPackages != "" {
+		if st, err := os.Stat(cfg.UserPackages); err == nil && st.IsDir() {
+			e.userSite = cfg.UserPackages
+		}
+	}
 	if cfg.WarmPool > 0 {
 		e.pool = make(chan *instance, cfg.WarmPool)
 		e.poolStop, e.poolDone = make(chan struct{}), make(chan struct{})

@@ -21,6 +21,8 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/experimental/sysfs"
 	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/pybox-dev/pybox/packages"
 )
 
 // runnerSource is the guest-side runner (guest/runner.py), handed to the
@@ -63,6 +65,7 @@ type instance struct {
 	loopKill  api.MutableGlobal // nil unless the binary has the loop guard
 	killed    atomic.Bool       // answered to the guest's yield calls
 	preload   []string          // modules the runner imports before its first job
+	userSite  bool              // packages.UserSitePath is mounted
 	closeOnce sync.Once
 	jobsOnce  sync.Once
 	onClose   func() // unregisters the instance from its engine
@@ -112,14 +115,15 @@ func newJob(req *Request, once bool) *job {
 // bootstrap and then blocks in the "job" host call until a job arrives.
 func (e *Engine) boot(ctx context.Context, memLimit int64) (*instance, error) {
 	inst := &instance{
-		preload: e.preload,
-		mem:     &limitedMemory{},
-		stdout:  &switchWriter{},
-		stderr:  &switchWriter{},
-		stdin:   &switchReader{},
-		root:    &rootFS{},
-		jobs:    make(chan *job, 1),
-		exited:  make(chan struct{}),
+		preload:  e.preload,
+		userSite: e.userSite != "",
+		mem:      &limitedMemory{},
+		stdout:   &switchWriter{},
+		stderr:   &switchWriter{},
+		stdin:    &switchReader{},
+		root:     &rootFS{},
+		jobs:     make(chan *job, 1),
+		exited:   make(chan struct{}),
 	}
 	inst.mem.setLimit(uint64(memLimit))
 	stdlib := e.bundle.Files
@@ -127,6 +131,9 @@ func (e *Engine) boot(ctx context.Context, memLimit int64) (*instance, error) {
 	// it at /usr/local, read-only, whatever the job's policy says.
 	fsc := wazero.NewFSConfig().(sysfs.FSConfig).WithSysFSMount(inst.root, "/")
 	fsc = fsc.WithFSMount(stdlib, "/usr/local")
+	if e.userSite != "" {
+		fsc = fsc.WithReadOnlyDirMount(e.userSite, packages.UserSitePath)
+	}
 	mc := wazero.NewModuleConfig().
 		WithName("").
 		WithArgs(guestArgs...).
@@ -179,6 +186,11 @@ func (inst *instance) handle(op string, in []byte) ([]byte, error) {
 		return runnerSource, nil
 	case "preload":
 		return []byte(strings.Join(inst.preload, "\x00")), nil
+	case "paths":
+		if inst.userSite {
+			return []byte(packages.UserSitePath), nil
+		}
+		return nil, nil
 	case "job":
 		j := <-inst.jobs
 		if j == nil {

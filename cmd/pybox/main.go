@@ -38,6 +38,8 @@ func mainWithCode(args []string) int {
 		return cmdRepl(ctx, args[1:])
 	case "cp":
 		return cmdCp(args[1:])
+	case "packages":
+		return cmdPackages(ctx, args[1:])
 	case "version", "--version":
 		return cmdVersion(args[1:])
 	case "help", "-h", "--help":
@@ -58,6 +60,7 @@ Usage:
   pybox run [flags] - [args...]           run code read from standard input
   pybox repl [flags]                      an interactive persistent session
   pybox cp [flags] HOST_SRC GUEST_DEST     copy a readable host file into the sandbox
+  pybox packages [add FILE.whl...]         list importable packages, add pure-Python wheels
   pybox version                           show versions
 
 Run "pybox run -h" for the flags of run.

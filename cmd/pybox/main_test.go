@@ -38,7 +38,14 @@ type cliResult struct {
 
 func pybox(t *testing.T, stdin string, args ...string) cliResult {
 	t.Helper()
+	return pyboxEnv(t, nil, stdin, args...)
+}
+
+// pyboxEnv runs the binary with extra environment variables.
+func pyboxEnv(t *testing.T, env []string, stdin string, args ...string) cliResult {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

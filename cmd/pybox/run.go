@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/packages"
 	"github.com/pybox-dev/pybox/runtime"
 )
 
@@ -170,6 +171,15 @@ func (f *runFlags) start(ctx context.Context, cmd string) (sb *fsbridge.Sandbox,
 // on a terminal during a cold compile.
 func newEngine(ctx context.Context, cacheDir string, noCache, quiet bool) (*runtime.Engine, error) {
 	cfg := runtime.Config{CacheDir: cacheDir, NoCache: noCache}
+	if dir, err := packages.UserDir(); err == nil {
+		cfg.UserPackages = dir // packages added with "pybox packages add"
+	}
+	return startEngine(ctx, cfg, quiet)
+}
+
+// startEngine creates the engine, with a progress spinner on a terminal
+// during a cold compile unless quiet.
+func startEngine(ctx context.Context, cfg runtime.Config, quiet bool) (*runtime.Engine, error) {
 	if !quiet && isTerminal(os.Stderr) {
 		cfg.Progress = newSpinner(os.Stderr).progress
 	}

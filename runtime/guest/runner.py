@@ -225,6 +225,13 @@ def _clean(s):
     return s.replace("\0", "\\x00")
 
 
+def _paths():
+    # Extra import paths from the host (the user's added packages).
+    for p in filter(None, _pybox.call("paths", b"").decode().split("\0")):
+        if p not in sys.path:
+            sys.path.append(p)
+
+
 def _preload():
     # Modules the operator wants ready before the first job (Config.Preload):
     # imported into sys.modules only, so user code still has to import them
@@ -238,6 +245,7 @@ def _preload():
 
 
 def _main():
+    _paths()
     _preload()
     status = 0
     while True:
