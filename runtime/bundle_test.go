@@ -29,6 +29,11 @@ func TestBundledPackages(t *testing.T) {
 			"a.png PNG (320, 200) RGB", "a.jpg JPEG (320, 200) RGB",
 			"pixel (255, 0, 0) (135, 206, 235)",
 		}},
+		{"purepy_packages.py", []string{
+			"openpyxl 2", "xlsxwriter True", "pypdf 1", "tabulate 1  2", "dateutil 2:00:00",
+			"pytz Europe/Paris", "yaml {'a': [1, 2]} False", "jinja2 &lt;b&gt; Markup",
+			"markdown <h1>hi</h1>", "bs4 hey", "zoneinfo America/New_York", "metadata 2.4.6 13.0.0 3.1.5",
+		}},
 		{"pillow_corrupt.py", []string{
 			"truncated jpeg raised OSError", "bogus huffman table raised OSError",
 			"truncated png raised", "corrupt png raised", "not an image raised OSError",

@@ -174,6 +174,12 @@ stage_package() {
   mkdir -p "$sl/site-packages"
   if [ -d "$BUILD/site-packages" ]; then cp -a "$BUILD/site-packages/." "$sl/site-packages/"; fi
   if [ -d "$BUILD/share" ]; then cp -a "$BUILD/share" "$STAGE/share"; fi
+  # Pure-Python packages (openpyxl, sympy, jinja2, ...) and dist-info for
+  # the built-in ones: scripts/build-purepy.sh.
+  if [ "${PUREPY:-1}" = 1 ]; then
+    PYBOX_BUILD_DIR=$BUILD "$ROOT/scripts/build-purepy.sh"
+    cp -a "$BUILD/site-packages-pure/." "$sl/site-packages/"
+  fi
   find "$sl" -name __pycache__ -type d -prune -exec rm -rf {} +
   # Sourceless .pyc next to where the .py was: no stat of sources at import.
   /usr/bin/python3.11 -m compileall -q -b -j "$JOBS" \
@@ -219,7 +225,7 @@ write_manifest() {
   "sources": [
     {"name": "cpython", "version": "$PY_VERSION", "debian_source": "$PY_DEB_SRC", "file": "$PY_ORIG", "sha256": "$PY_ORIG_SHA256", "license": "PSF-2.0", "patches": ["scripts/cpython/pybox.patch", "scripts/cpython/_pyboxmodule.c"]},
     {"name": "zlib", "version": "$ZLIB_VERSION", "debian_source": "$ZLIB_DEB_SRC", "file": "$ZLIB_ORIG", "sha256": "$ZLIB_ORIG_SHA256", "license": "Zlib"}$(
-    for pkg in $PACKAGES; do python3 -c 'import json,sys; print("".join(", " + json.dumps(e) for e in json.load(open(sys.argv[1]))), end="")' "$BUILD/manifest-$pkg.json"; done)
+    for m in $(for pkg in $PACKAGES; do echo "$BUILD/manifest-$pkg.json"; done) $( [ "${PUREPY:-1}" = 1 ] && echo "$BUILD/manifest-purepy.json"); do python3 -c 'import json,sys; print("".join(", " + json.dumps(e) for e in json.load(open(sys.argv[1]))), end="")' "$m"; done)
   ],
   "toolchain": {"cc": "$($CLANG --version | head -1)", "cc_sjlj": "$(clang-22 --version 2>/dev/null | head -1)", "wasi_libc": "$(dpkg-query -W -f='${Version}' wasi-libc)", "build_python": "$(/usr/bin/python3.11 -V 2>&1)"},
   "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "stack_size": $STACK_SIZE, "loop_yield": $LOOP_YIELD, "loopguard": "$(tr -d '\n' < "$BUILD/loopguard.log" | sed 's/"/\\"/g')"},
