@@ -391,13 +391,16 @@ t('root', lambda: os.rmdir('/data'))
 t('renroot', lambda: os.rename('/work', '/work2'))
 t('rootw', lambda: put('/', 'x'))
 t('dev', lambda: read('/dev/null'))
+t('devw', lambda: put('/dev/null', 'discarded'))
+t('devzero', lambda: read('/dev/zero'))
 t('proc', lambda: read('/proc/self/environ'))
 t('trailing', lambda: read('/data/a.csv/'))
 `,
 			want: map[string]string{
 				"emptyname": "IsADirectoryError", "root": "OSError EROFS",
 				"renroot": "PermissionError", "rootw": "IsADirectoryError",
-				"dev": "PermissionError EACCES", "proc": "PermissionError EACCES", "trailing": "NotADirectoryError",
+				"dev": "OK ''", "devw": "OK 9", "devzero": "PermissionError EACCES",
+				"proc": "PermissionError EACCES", "trailing": "NotADirectoryError",
 			},
 		},
 	}

@@ -94,6 +94,9 @@ func (f *sandboxFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileM
 	if write {
 		op = "write"
 	}
+	if m == nil && g == devNull {
+		return nullFile{}, 0
+	}
 	if m == nil {
 		if s.isSynth(g) {
 			if write {
@@ -123,6 +126,9 @@ func (f *sandboxFS) stat(p string, follow bool) (wsys.Stat_t, experimentalsys.Er
 	g, dirOnly, m, rel, err := s.resolve(p)
 	if err != nil {
 		return wsys.Stat_t{}, s.fail(err)
+	}
+	if m == nil && g == devNull {
+		return nullStat, 0
 	}
 	if m == nil {
 		if s.isSynth(g) {
@@ -321,3 +327,33 @@ func pseudoFile(g string) bool {
 	base := path.Base(g)
 	return len(base) > 2 && strings.HasPrefix(base, "<") && strings.HasSuffix(base, ">")
 }
+
+// devNull is the guest's /dev/null: reads are empty and writes vanish.
+// Code and libraries open os.devnull to discard output; it reveals and
+// reaches nothing on the host.
+const devNull = "/dev/null"
+
+var nullStat = wsys.Stat_t{Dev: hash64("dev:null"), Ino: 1, Mode: fs.ModeDevice | fs.ModeCharDevice | 0o666, Nlink: 1}
+
+type nullFile struct {
+	experimentalsys.UnimplementedFile
+}
+
+func (nullFile) Dev() (uint64, experimentalsys.Errno)             { return nullStat.Dev, 0 }
+func (nullFile) Ino() (wsys.Inode, experimentalsys.Errno)         { return nullStat.Ino, 0 }
+func (nullFile) IsDir() (bool, experimentalsys.Errno)             { return false, 0 }
+func (nullFile) IsAppend() bool                                   { return false }
+func (nullFile) SetAppend(bool) experimentalsys.Errno             { return 0 }
+func (nullFile) Stat() (wsys.Stat_t, experimentalsys.Errno)       { return nullStat, 0 }
+func (nullFile) Read([]byte) (int, experimentalsys.Errno)         { return 0, 0 }
+func (nullFile) Pread([]byte, int64) (int, experimentalsys.Errno) { return 0, 0 }
+func (nullFile) Seek(int64, int) (int64, experimentalsys.Errno)   { return 0, 0 }
+func (nullFile) Write(b []byte) (int, experimentalsys.Errno)      { return len(b), 0 }
+func (nullFile) Pwrite(b []byte, _ int64) (int, experimentalsys.Errno) {
+	return len(b), 0
+}
+func (nullFile) Truncate(int64) experimentalsys.Errno       { return 0 }
+func (nullFile) Sync() experimentalsys.Errno                { return 0 }
+func (nullFile) Datasync() experimentalsys.Errno            { return 0 }
+func (nullFile) Utimens(int64, int64) experimentalsys.Errno { return 0 }
+func (nullFile) Close() experimentalsys.Errno               { return 0 }
