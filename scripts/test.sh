@@ -14,5 +14,10 @@ fi
 # io.Seeker's; vet's stdmethods check would flag it.
 go vet $(go list ./... | grep -v /fsbridge)
 go vet -stdmethods=false ./fsbridge
+# The binary must stay static and build for macOS as well (it is not run
+# there by this script).
+for target in linux/amd64 darwin/arm64; do
+  GOOS=${target%/*} GOARCH=${target#*/} CGO_ENABLED=0 go build -o /dev/null ./cmd/pybox
+done
 # -race everywhere: the runtime, sessions and servers are concurrent.
 go test -race -count=1 -timeout 30m ./...
