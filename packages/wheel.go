@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -172,17 +174,31 @@ func readMetadata(file string) (map[string]string, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return parseMetadata(f)
+}
+
+// parseMetadata reads the header fields of METADATA (the first value of
+// each field; the body after the blank line is ignored).
+func parseMetadata(r io.Reader) (map[string]string, error) {
 	out := map[string]string{}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		line := sc.Text()
 		if line == "" {
 			break // the body starts
 		}
-		if k, v, ok := strings.Cut(line, ": "); ok {
-			if _, seen := out[k]; !seen {
-				out[k] = strings.TrimSpace(v)
-			}
+		k, v, ok := strings.Cut(line, ": ")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		// Some packages state their license only as a trove classifier.
+		if k == "Classifier" && strings.HasPrefix(v, "License ::") {
+			parts := strings.Split(v, " :: ")
+			k, v = "License-Classifier", parts[len(parts)-1]
+		}
+		if _, seen := out[k]; !seen {
+			out[k] = v
 		}
 	}
 	return out, sc.Err()
@@ -197,10 +213,26 @@ func firstNonEmpty(a, b string) string {
 
 // UserPackages lists the distributions installed in dir by AddWheel.
 func UserPackages(dir string) ([]Package, error) {
-	ents, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
+	return distributions(os.DirFS(dir), ".", "user")
+}
+
+// BundlePackages lists what the runtime bundle provides: the standard
+// library, and every distribution in its site-packages (the build writes
+// .dist-info for the packages linked into python.wasm too).
+func BundlePackages(b *Bundle) []Package {
+	out := []Package{{Name: "python (standard library)", Version: b.Manifest.Python, Source: "stdlib", License: "PSF-2.0"}}
+	dists, _ := distributions(b.Files, "lib/python3.11/site-packages", "bundle")
+	return append(out, dists...)
+}
+
+// distributions reads the .dist-info folders directly under dir of fsys.
+// Names are normalized as pip compares them (PEP 503: lower case, runs of
+// "-", "_", "." as one "-").
+func distributions(fsys fs.FS, dir, source string) ([]Package, error) {
+	ents, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -209,26 +241,28 @@ func UserPackages(dir string) ([]Package, error) {
 		if !e.IsDir() || !strings.HasSuffix(e.Name(), ".dist-info") {
 			continue
 		}
-		meta, err := readMetadata(filepath.Join(dir, e.Name(), "METADATA"))
+		f, err := fsys.Open(path.Join(dir, e.Name(), "METADATA"))
 		if err != nil {
 			continue
 		}
-		out = append(out, Package{Name: meta["Name"], Version: meta["Version"], Source: "user", License: meta["License"]})
+		meta, err := parseMetadata(f)
+		f.Close()
+		if err != nil || meta["Name"] == "" {
+			continue
+		}
+		out = append(out, Package{
+			Name:    normalizeName(meta["Name"]),
+			Version: meta["Version"],
+			Source:  source,
+			License: firstNonEmpty(firstNonEmpty(meta["License-Expression"], meta["License"]), meta["License-Classifier"]),
+		})
 	}
-	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name) })
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 
-// BundlePackages lists what the runtime bundle provides: the standard
-// library (as "python") and the packages built into it, from its manifest.
-func BundlePackages(b *Bundle) []Package {
-	out := []Package{{Name: "python (standard library)", Version: b.Manifest.Python, Source: "stdlib", License: "PSF-2.0"}}
-	for _, s := range b.Manifest.Sources {
-		switch s.Name {
-		case "cpython", "zlib", "libjpeg-turbo", "freetype", "fonts-dejavu-core":
-			continue // parts of the interpreter or of a package, not importable themselves
-		}
-		out = append(out, Package{Name: s.Name, Version: s.Version, Source: "bundle", License: s.License})
-	}
-	return out
+var nameSeparators = regexp.MustCompile(`[-_.]+`)
+
+func normalizeName(n string) string {
+	return nameSeparators.ReplaceAllString(strings.ToLower(n), "-")
 }

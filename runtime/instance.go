@@ -151,6 +151,9 @@ func (e *Engine) boot(ctx context.Context, memLimit int64) (*instance, error) {
 	ictx := experimental.WithMemoryAllocator(ctx, inst.mem)
 	mod, err := e.rt.InstantiateModule(ictx, e.compiled, mc)
 	if err != nil {
+		if inst.mem.err != nil {
+			err = inst.mem.err
+		}
 		return nil, fmt.Errorf("instantiate interpreter: %w", err)
 	}
 	inst.mod = mod
@@ -275,6 +278,11 @@ func (inst *instance) interrupt(j *job) {
 	if j.stopped.CompareAndSwap(false, true) {
 		close(j.stop)
 	}
+	inst.tripSIGINT()
+}
+
+// tripSIGINT stores 1 into the SIGINT flags and the eval breaker.
+func (inst *instance) tripSIGINT() {
 	for _, f := range []int{flagTripped, flagIsTripped, flagSignalsPending, flagEvalBreaker} {
 		inst.setFlag(f)
 	}
@@ -316,9 +324,7 @@ func (inst *instance) kill() {
 		inst.loopKill.Set(1)
 	}
 	inst.setFlag(flagKilled)
-	for _, f := range []int{flagTripped, flagIsTripped, flagSignalsPending, flagEvalBreaker} {
-		inst.setFlag(f)
-	}
+	inst.tripSIGINT()
 }
 
 // noMoreJobs tells the guest there will be no job after the current one:

@@ -1,10 +1,12 @@
 package runtime
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/tetratelabs/wazero/experimental"
 	"golang.org/x/sys/unix"
 )
 
@@ -25,22 +27,23 @@ type limitedMemory struct {
 	limit   atomic.Uint64 // set before the guest runs a job; read on growth
 	max     uint64        // the module's own maximum
 	mapping []byte        // the whole reservation; nil before Allocate
-	buf     []byte        // the guest-visible prefix of mapping
 	enabled atomic.Uint64 // bytes of mapping made read-write (page multiple)
 	refused atomic.Bool   // a grow was refused: the limit was hit
 	peak    atomic.Uint64
-	failed  atomic.Bool // the reservation or a protection change failed
+	// err is why the reservation or a protection change failed; boot
+	// reports it when instantiation fails.
+	err error
 	// unmap guards the mapping's end of life against store32: a store into
 	// an unmapped range would crash the process.
 	unmap sync.RWMutex
 }
 
 // Allocate implements experimental.MemoryAllocator.
-func (m *limitedMemory) Allocate(cap, max uint64) experimentalLinearMemory {
+func (m *limitedMemory) Allocate(cap, max uint64) experimental.LinearMemory {
 	m.max = max
 	mapping, err := unix.Mmap(-1, 0, int(max), unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANON|unix.MAP_NORESERVE)
 	if err != nil {
-		m.failed.Store(true)
+		m.err = fmt.Errorf("reserve %d bytes of address space for the guest: %w", max, err)
 		return m // every Reallocate fails: instantiation reports it
 	}
 	m.mapping = mapping
@@ -75,16 +78,15 @@ func (m *limitedMemory) Reallocate(size uint64) []byte {
 			end = uint64(len(m.mapping))
 		}
 		if err := unix.Mprotect(m.mapping[enabled:end], unix.PROT_READ|unix.PROT_WRITE); err != nil {
-			m.failed.Store(true)
+			m.err = fmt.Errorf("make guest memory writable: %w", err)
 			return nil
 		}
 		m.enabled.Store(end)
 	}
-	m.buf = m.mapping[:size:size]
 	if size > m.peak.Load() {
 		m.peak.Store(size)
 	}
-	return m.buf
+	return m.mapping[:size:size]
 }
 
 // Free implements experimental.LinearMemory.
@@ -93,7 +95,7 @@ func (m *limitedMemory) Free() {
 	defer m.unmap.Unlock()
 	if m.mapping != nil {
 		_ = unix.Munmap(m.mapping)
-		m.mapping, m.buf = nil, nil
+		m.mapping = nil
 	}
 }
 

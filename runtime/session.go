@@ -126,8 +126,7 @@ func (s *Session) Reset(ctx context.Context) error {
 		return ErrSessionClosed
 	}
 	if s.inst != nil {
-		s.inst.kill()
-		s.inst.close(context.Background())
+		s.inst.close(context.Background()) // kills a running guest
 	}
 	s.lost = ""
 	return s.start(ctx)
@@ -143,8 +142,7 @@ func (s *Session) Close() error {
 	}
 	s.closed = true
 	if s.inst != nil {
-		s.inst.kill()
-		s.inst.close(context.Background())
+		s.inst.close(context.Background()) // kills a running guest
 		s.inst = nil
 	}
 	return nil

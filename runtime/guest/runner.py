@@ -139,23 +139,26 @@ def _show(exc, filename, code):
                 pass
 
 
+def _flush(*streams):
+    # The user's code may have replaced or closed the streams.
+    for f in streams or (sys.stdout, sys.stderr):
+        try:
+            f.flush()
+        except Exception:
+            pass
+
+
 def _format(exc, filename, code):
     lines = code.splitlines(True)
     linecache.cache[filename] = (len(code), None, lines, filename)
-    try:
-        sys.stdout.flush()
-    except Exception:
-        pass
+    _flush(sys.stdout)
     tb = exc.__traceback__
     # Hide the runner's own frames: the user's code is the outermost frame.
     while tb is not None and tb.tb_frame.f_code.co_filename == "<pybox-runner>":
         tb = tb.tb_next
     text = "".join(traceback.format_exception(type(exc), exc, tb))
     sys.stderr.write(text)
-    try:
-        sys.stderr.flush()
-    except Exception:
-        pass
+    _flush(sys.stderr)
     return text
 
 
@@ -256,11 +259,7 @@ def _main():
             sys.exit(status)
         out = _run(job)
         status = out[1]
-        for f in (sys.stdout, sys.stderr):
-            try:
-                f.flush()
-            except Exception:
-                pass
+        _flush()
         once = job.get("mode") == "once"
         if once:
             # A one-off interpreter is discarded after its job: run the
@@ -268,11 +267,7 @@ def _main():
             # interpreter finalization, which costs tens of milliseconds.
             import atexit
             atexit._run_exitfuncs()
-            for f in (sys.stdout, sys.stderr):
-                try:
-                    f.flush()
-                except Exception:
-                    pass
+            _flush()
         msg = "\0".join(_clean(str(x)) for x in out)
         _pybox.call("done", msg.encode("utf-8", "surrogateescape"))
         if once:
