@@ -1,0 +1,179 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/runtime"
+)
+
+// Defaults for Config's zero fields.
+const (
+	// DefaultTimeout bounds an execute_python call that names no timeout.
+	DefaultTimeout = 60 * time.Second
+	// DefaultMaxTimeout is the longest timeout_s a model may ask for.
+	DefaultMaxTimeout = 10 * time.Minute
+	// DefaultImageLimit is the largest image returned to the model inline.
+	DefaultImageLimit = 4 << 20
+	// HelpPath is where the manuals appear in the sandbox.
+	HelpPath = "/help"
+)
+
+// Config is the operator's side of a Box: everything the model cannot
+// choose.
+type Config struct {
+	// Engine runs the interpreters. Required; the Box does not close it.
+	Engine *runtime.Engine
+	// Policy is the sandbox: mounts, /output, limits, network fetchers.
+	// The Box adds the manuals at /help (read-only) unless NoHelpMount.
+	Policy fsbridge.Policy
+	// NoHelpMount keeps /help out of the sandbox (the help tool still works).
+	NoHelpMount bool
+	// Limits bound every execute_python call. Limits.Timeout is the
+	// timeout when the model names none (default DefaultTimeout).
+	Limits runtime.Limits
+	// MaxTimeout caps the timeout_s a model may ask for (default
+	// DefaultMaxTimeout).
+	MaxTimeout time.Duration
+	// Sessions bounds persistent interpreters (execute_python with a
+	// session_id): how many, idle timeout, memory. Its FS and Configure
+	// are set by the Box: sessions see the Box's sandbox.
+	Sessions runtime.SessionsConfig
+	// ImageLimit is the largest image (bytes) a result carries inline;
+	// bigger ones are listed as files (default DefaultImageLimit).
+	ImageLimit int64
+	// Stdout and Stderr, if set, receive the guest's output live while
+	// execute_python runs (the CLI shows it on the terminal).
+	Stdout, Stderr io.Writer
+	// UserPackages, if set, is the folder of packages added with `pybox
+	// packages add`, listed in the packages manual.
+	UserPackages string
+}
+
+// Box is one workspace for a model: a sandbox filesystem, fresh
+// interpreters and named sessions over it, and the tools that use them.
+//
+// Calls on one Box are served one at a time, so that each execute_python
+// reports exactly the files its own code wrote and the refusals it met. Give
+// each concurrent agent or client its own Box; they can share an Engine.
+type Box struct {
+	cfg      Config
+	sb       *fsbridge.Sandbox
+	sessions *runtime.Sessions
+	tools    []Tool
+	byName   map[string]Tool
+	manuals  map[string][]byte
+
+	mu     sync.Mutex // one call at a time
+	closed bool
+}
+
+// New creates a Box and its sandbox. Close it to end its sessions and remove
+// its temporary folders.
+func New(cfg Config) (*Box, error) {
+	if cfg.Engine == nil {
+		return nil, errors.New("tools: Config.Engine is required")
+	}
+	if cfg.Limits.Timeout <= 0 {
+		cfg.Limits.Timeout = DefaultTimeout
+	}
+	if cfg.MaxTimeout <= 0 {
+		cfg.MaxTimeout = DefaultMaxTimeout
+	}
+	if cfg.Limits.Timeout > cfg.MaxTimeout {
+		cfg.MaxTimeout = cfg.Limits.Timeout
+	}
+	if cfg.ImageLimit <= 0 {
+		cfg.ImageLimit = DefaultImageLimit
+	}
+	b := &Box{cfg: cfg, manuals: manuals(cfg.Engine, cfg.UserPackages)}
+	policy := cfg.Policy
+	if !cfg.NoHelpMount {
+		policy.Virtual = append(append([]fsbridge.VirtualMount(nil), policy.Virtual...),
+			fsbridge.VirtualMount{Guest: HelpPath, Fetcher: helpFetcher(b.manuals)})
+	}
+	sb, err := fsbridge.New(policy)
+	if err != nil {
+		return nil, fmt.Errorf("tools: sandbox: %w", err)
+	}
+	b.sb = sb
+	sc := cfg.Sessions
+	sc.Configure = nil
+	sc.Session.FS = sb.FS()
+	b.sessions = cfg.Engine.NewSessions(sc)
+	b.tools = []Tool{
+		b.executeTool(),
+		b.copyTool(),
+		b.lsTool(),
+		b.readFileTool(),
+		b.writeFileTool(),
+		b.describeTool(),
+		b.helpTool(),
+	}
+	b.byName = make(map[string]Tool, len(b.tools))
+	for _, t := range b.tools {
+		b.byName[t.Name] = t
+	}
+	return b, nil
+}
+
+// Tools returns every tool, in a stable order.
+func (b *Box) Tools() []Tool { return append([]Tool(nil), b.tools...) }
+
+// Tool returns the tool with this name.
+func (b *Box) Tool(name string) (Tool, bool) {
+	t, ok := b.byName[name]
+	return t, ok
+}
+
+// Sandbox returns the Box's sandbox, e.g. to read artifacts for download.
+func (b *Box) Sandbox() *fsbridge.Sandbox { return b.sb }
+
+// Sessions returns the Box's persistent interpreters.
+func (b *Box) Sessions() *runtime.Sessions { return b.sessions }
+
+// Call runs the named tool. An unknown name is the model's mistake, so it is
+// a Result with IsError that lists the tools; the error is reserved for
+// pybox failing.
+func (b *Box) Call(ctx context.Context, name string, args json.RawMessage) (*Result, error) {
+	t, ok := b.byName[name]
+	if !ok {
+		names := make([]string, 0, len(b.byName))
+		for n := range b.byName {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return errorResult("There is no tool named %q. The tools are: %v.", name, names), nil
+	}
+	return t.Handle(ctx, args)
+}
+
+// lock serializes calls; it fails once the Box is closed.
+func (b *Box) lock() error {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return errors.New("tools: the workspace is closed")
+	}
+	return nil
+}
+
+// Close ends the Box's sessions and closes its sandbox. Calls in progress
+// finish first.
+func (b *Box) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	b.sessions.Close()
+	return b.sb.Close()
+}

@@ -1,0 +1,273 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/runtime"
+)
+
+// ExecResult is execute_python's structured result (Result.Structured).
+type ExecResult struct {
+	// Status is how the run ended: ok, exit, error, timeout, canceled,
+	// crashed (runtime.Status).
+	Status   string `json:"status"`
+	ExitCode int    `json:"exit_code"`
+	Stdout   string `json:"stdout"`
+	Stderr   string `json:"stderr"`
+	// Truncated is set when output beyond the operator's limit was dropped.
+	Truncated bool `json:"truncated,omitempty"`
+	// Value is repr() of the final expression's value, if not None.
+	Value string `json:"value,omitempty"`
+	// Error is the uncaught exception, if any.
+	Error *ExecError `json:"error,omitempty"`
+	// Message explains a status other than ok in one line.
+	Message    string  `json:"message,omitempty"`
+	DurationMS float64 `json:"duration_ms"`
+	// Files are the files the run created or changed in /output.
+	Files []File `json:"files,omitempty"`
+	// Denials are the sandbox's refusals during the run.
+	Denials []string `json:"denials,omitempty"`
+	// SessionID is the session the code ran in ("" for a fresh interpreter).
+	SessionID string `json:"session_id,omitempty"`
+	// SessionRestarted is set when the session had been lost and this call
+	// ran in a fresh interpreter.
+	SessionRestarted bool `json:"session_restarted,omitempty"`
+}
+
+// ExecError is an uncaught Python exception.
+type ExecError struct {
+	Type      string `json:"type"`
+	Message   string `json:"message"`
+	Traceback string `json:"traceback,omitempty"`
+}
+
+// File is a file in the sandbox reported to the model.
+type File struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	MIME   string `json:"mime"`
+	SHA256 string `json:"sha256,omitempty"`
+}
+
+const executeDescription = `Run Python 3.11 code in a sandboxed interpreter (CPython on WebAssembly) and return its stdout, stderr, the value of the last expression (like a notebook cell), errors with traceback, and the files it wrote to /output.
+
+Without session_id every call is a fresh interpreter: nothing is kept between calls except files. With a session_id, variables, imports and loaded data persist between calls that use the same id (a new id starts a new session).
+
+numpy, Pillow (PIL), openpyxl, xlsxwriter, pypdf, jinja2, pyyaml, beautifulsoup4, markdown, tabulate, python-dateutil, pytz and the standard library are installed; nothing can be pip-installed. There is no network, no subprocess and no threads. Save files for the user in /output (images saved there are shown to you); /tmp is scratch space. Read /help or call help for details.`
+
+var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+
+func (b *Box) executeTool() Tool {
+	return Tool{
+		Name:        "execute_python",
+		Description: executeDescription,
+		Parameters: schema([]string{"code"},
+			prop("code", "string", "Python source code to run. The value of the final expression is returned, as in a notebook cell."),
+			prop("session_id", "string", "Optional. Run in the persistent session with this id (letters, digits, '.', '_', ':', '-'; up to 128), keeping variables between calls. Omit for a fresh interpreter."),
+			prop("timeout_s", "number", fmt.Sprintf("Optional. Wall-clock limit in seconds (default %g, at most %g). On timeout the code gets KeyboardInterrupt and output so far is kept.",
+				b.cfg.Limits.Timeout.Seconds(), b.cfg.MaxTimeout.Seconds())),
+		),
+		Handle: b.execute,
+	}
+}
+
+type executeArgs struct {
+	Code      string   `json:"code"`
+	SessionID string   `json:"session_id"`
+	TimeoutS  *float64 `json:"timeout_s"`
+}
+
+const executeExample = `{"code": "print(1 + 1)", "session_id": "main", "timeout_s": 30}`
+
+func (b *Box) execute(ctx context.Context, raw json.RawMessage) (*Result, error) {
+	var a executeArgs
+	if r := decodeArgs("execute_python", raw, &a, executeExample); r != nil {
+		return r, nil
+	}
+	if strings.TrimSpace(a.Code) == "" {
+		return errorResult(`execute_python: "code" is missing or empty. Send the Python source to run, e.g. %s.`, executeExample), nil
+	}
+	if a.SessionID != "" && !sessionIDPattern.MatchString(a.SessionID) {
+		return errorResult(`execute_python: session_id %q is not valid: use 1 to 128 letters, digits, '.', '_', ':' or '-', e.g. "main".`, a.SessionID), nil
+	}
+	limits := b.cfg.Limits
+	var note string
+	if a.TimeoutS != nil {
+		t := *a.TimeoutS
+		switch {
+		case math.IsNaN(t) || t <= 0:
+			return errorResult("execute_python: timeout_s must be a positive number of seconds (got %v).", t), nil
+		case t > b.cfg.MaxTimeout.Seconds():
+			limits.Timeout = b.cfg.MaxTimeout
+			note = fmt.Sprintf("note: timeout_s %g is above the limit; %g s was used.", t, b.cfg.MaxTimeout.Seconds())
+		default:
+			limits.Timeout = time.Duration(t * float64(time.Second))
+		}
+	}
+
+	if err := b.lock(); err != nil {
+		return nil, err
+	}
+	defer b.mu.Unlock()
+	if err := b.sb.BeginRun(ctx); err != nil {
+		return nil, fmt.Errorf("execute_python: %w", err)
+	}
+	req := runtime.Request{
+		Code:   a.Code,
+		Limits: limits,
+		FS:     b.sb.FS(),
+		Stdout: b.cfg.Stdout,
+		Stderr: b.cfg.Stderr,
+	}
+	var res *runtime.Result
+	var err error
+	if a.SessionID != "" {
+		var s *runtime.Session
+		s, err = b.sessions.Get(ctx, a.SessionID)
+		if errors.Is(err, runtime.ErrTooManySessions) {
+			return errorResult("execute_python: cannot start session %q: %v. Run without session_id, or wait for another session to finish.", a.SessionID, err), nil
+		}
+		if err == nil {
+			res, err = s.Exec(ctx, req)
+		}
+	} else {
+		res, err = b.cfg.Engine.Run(ctx, req)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("execute_python: %w", err)
+	}
+	arts, err := b.sb.Artifacts()
+	if err != nil {
+		return nil, fmt.Errorf("execute_python: list /output: %w", err)
+	}
+	return b.execResult(a.SessionID, res, arts, b.sb.Denials(), note), nil
+}
+
+// execResult turns a run into what the model reads: one text block with
+// the status, output, value, files and refusals, then the images in /output.
+func (b *Box) execResult(session string, res *runtime.Result, arts []fsbridge.Artifact, denials []fsbridge.Denial, note string) *Result {
+	er := &ExecResult{
+		Status:           string(res.Status),
+		ExitCode:         res.ExitCode,
+		Stdout:           string(res.Stdout),
+		Stderr:           string(res.Stderr),
+		Truncated:        res.Truncated,
+		Value:            res.Value,
+		Message:          res.Message,
+		DurationMS:       float64(res.Duration.Microseconds()) / 1000,
+		SessionID:        session,
+		SessionRestarted: res.SessionRestarted,
+	}
+	if res.Exception != nil {
+		er.Error = &ExecError{Type: res.Exception.Type, Message: res.Exception.Message, Traceback: res.Exception.Traceback}
+	}
+	for _, a := range arts {
+		er.Files = append(er.Files, File{Path: a.Path, Size: a.Size, MIME: a.MIME, SHA256: a.SHA256})
+	}
+	for _, d := range denials {
+		er.Denials = append(er.Denials, d.Message)
+	}
+
+	var t strings.Builder
+	switch res.Status {
+	case runtime.StatusOK:
+		fmt.Fprintf(&t, "status: ok (%.2f s)", res.Duration.Seconds())
+	case runtime.StatusError:
+		fmt.Fprintf(&t, "status: error")
+		if er.Error != nil {
+			fmt.Fprintf(&t, ": %s: %s", er.Error.Type, er.Error.Message)
+		}
+	case runtime.StatusExit:
+		fmt.Fprintf(&t, "status: exited with code %d", res.ExitCode)
+	default:
+		fmt.Fprintf(&t, "status: %s", res.Status)
+	}
+	if res.Message != "" && res.Status != runtime.StatusError {
+		fmt.Fprintf(&t, " — %s", res.Message)
+	}
+	t.WriteByte('\n')
+	if res.SessionRestarted {
+		fmt.Fprintf(&t, "session %q had been lost and was restarted: variables from earlier calls are gone.\n", session)
+	}
+	if note != "" {
+		t.WriteString(note + "\n")
+	}
+	section := func(name, body string) {
+		if body == "" {
+			return
+		}
+		fmt.Fprintf(&t, "--- %s ---\n%s", name, body)
+		if !strings.HasSuffix(body, "\n") {
+			t.WriteByte('\n')
+		}
+	}
+	section("stdout", er.Stdout)
+	section("stderr", er.Stderr)
+	section("value", er.Value)
+	if res.Truncated {
+		t.WriteString("(output was cut at the sandbox's limit; write large results to a file in /output and read parts of it with read_file)\n")
+	}
+	out := &Result{Structured: er, IsError: res.Status != runtime.StatusOK}
+	var images []Content
+	if len(arts) > 0 {
+		t.WriteString("--- files written to /output ---\n")
+		for _, a := range arts {
+			fmt.Fprintf(&t, "%s (%s, %s)\n", a.Path, a.MIME, humanSize(a.Size))
+			if c, ok := b.inlineImage(a.Path, a.MIME, a.Size); ok {
+				images = append(images, c)
+			} else {
+				images = append(images, Content{Type: ContentFile, Path: a.Path, MIME: a.MIME, Size: a.Size})
+			}
+		}
+	}
+	if len(denials) > 0 {
+		t.WriteString("--- refused by the sandbox ---\n")
+		for _, d := range er.Denials {
+			t.WriteString(d + "\n")
+		}
+	}
+	out.Content = append([]Content{{Type: ContentText, Text: strings.TrimRight(t.String(), "\n")}}, images...)
+	return out
+}
+
+// inlineImage reads an image in /output to carry it in a result, if it is
+// an image format models read and not too big.
+func (b *Box) inlineImage(guestPath, mime string, size int64) (Content, bool) {
+	if !modelImage(mime) || size > b.cfg.ImageLimit {
+		return Content{}, false
+	}
+	data, err := b.sb.ReadArtifact(guestPath)
+	if err != nil {
+		return Content{}, false
+	}
+	return Content{Type: ContentImage, Path: guestPath, MIME: mime, Size: int64(len(data)), Data: data}, true
+}
+
+// modelImage reports whether models accept images of this type.
+func modelImage(mime string) bool {
+	switch mime {
+	case "image/png", "image/jpeg", "image/gif", "image/webp":
+		return true
+	}
+	return false
+}
+
+// humanSize formats a byte count for the model.
+func humanSize(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	default:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+}

@@ -1,0 +1,278 @@
+package tools_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pybox-dev/pybox/agent/tools"
+	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/runtime"
+)
+
+var engine *runtime.Engine
+
+func TestMain(m *testing.M) {
+	ctx := context.Background()
+	var err error
+	engine, err = runtime.NewEngine(ctx, runtime.Config{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "NewEngine:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	engine.Close(ctx)
+	os.Exit(code)
+}
+
+// newBox returns a Box with a read-only /data mount holding data.csv.
+func newBox(t *testing.T, mod func(*tools.Config)) (*tools.Box, string) {
+	t.Helper()
+	data := t.TempDir()
+	if err := os.WriteFile(filepath.Join(data, "data.csv"), []byte("a,b\n1,2\n3,4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := tools.Config{
+		Engine: engine,
+		Policy: fsbridge.Policy{Mounts: []fsbridge.Mount{fsbridge.ReadOnlyMount(data, "/data")}, TempDir: t.TempDir()},
+		Limits: runtime.Limits{Timeout: 20 * time.Second},
+	}
+	if mod != nil {
+		mod(&cfg)
+	}
+	b, err := tools.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b, data
+}
+
+func call(t *testing.T, b *tools.Box, name, args string) *tools.Result {
+	t.Helper()
+	r, err := b.Call(context.Background(), name, json.RawMessage(args))
+	if err != nil {
+		t.Fatalf("%s(%s): %v", name, args, err)
+	}
+	return r
+}
+
+func TestToolCalls(t *testing.T) {
+	b, _ := newBox(t, nil)
+	tests := []struct {
+		name    string
+		tool    string
+		args    string
+		isError bool
+		want    []string // substrings of Result.Text()
+	}{
+		{"print and value", "execute_python", `{"code": "print('hi')\n6*7"}`, false, []string{"status: ok", "--- stdout ---\nhi", "--- value ---\n42"}},
+		{"exception", "execute_python", `{"code": "def f():\n    return 1/0\nf()"}`, true, []string{"status: error: ZeroDivisionError: division by zero", "line 2, in f", "return 1/0"}},
+		{"exit code", "execute_python", `{"code": "import sys; sys.exit(3)"}`, true, []string{"exited with code 3"}},
+		{"timeout keeps output", "execute_python", `{"code": "print('before', flush=True)\nwhile True: pass", "timeout_s": 0.5}`, true, []string{"status: timeout", "before", "KeyboardInterrupt"}},
+		{"denial reported", "execute_python", `{"code": "open('/data/x', 'w')"}`, true, []string{"OSError", "read-only mount", "--- refused by the sandbox ---\nwrite denied: /data/x"}},
+		{"double-encoded arguments", "execute_python", `"{\"code\": \"print(5)\"}"`, false, []string{"--- stdout ---\n5"}},
+		{"invalid json", "execute_python", `{"code": "print(1)"`, true, []string{"not a valid JSON object", `"code"`}},
+		{"wrong type", "execute_python", `{"code": 5}`, true, []string{`field "code" must be a string, not a JSON number`}},
+		{"missing code", "execute_python", `{}`, true, []string{`"code" is missing or empty`}},
+		{"bad session id", "execute_python", `{"code": "1", "session_id": "../x"}`, true, []string{"session_id", "not valid"}},
+		{"bad timeout", "execute_python", `{"code": "1", "timeout_s": -1}`, true, []string{"timeout_s must be a positive"}},
+		{"timeout above max", "execute_python", `{"code": "1", "timeout_s": 100000}`, false, []string{"above the limit"}},
+		{"unknown tool", "rm_rf", `{}`, true, []string{`no tool named "rm_rf"`, "execute_python"}},
+
+		{"ls root", "ls", `{}`, false, []string{"data/", "help/", "output/", "tmp/"}},
+		{"ls mount", "ls", `{"path": "/data"}`, false, []string{"data.csv  12 bytes"}},
+		{"ls help", "ls", `{"path": "help"}`, false, []string{"files.md", "packages.md"}},
+		{"ls missing", "ls", `{"path": "/nope"}`, true, []string{"/nope"}},
+		{"ls a file", "ls", `{"path": "/data/data.csv"}`, false, []string{"is a file"}},
+
+		{"read numbered", "read_file", `{"path": "/data/data.csv"}`, false, []string{"     1\ta,b\n     2\t1,2\n     3\t3,4\n", "(lines 1-3 of 3, end of file)"}},
+		{"read window", "read_file", `{"path": "/data/data.csv", "offset": 2, "limit": 1}`, false, []string{"     2\t1,2\n(lines 2-2 of 3; call read_file with offset=3 for more)"}},
+		{"read past end", "read_file", `{"path": "/data/data.csv", "offset": 9}`, true, []string{"has 3 lines"}},
+		{"read bad offset", "read_file", `{"path": "/data/data.csv", "offset": 0}`, true, []string{"1-based"}},
+		{"read missing", "read_file", `{"path": "/data/none.csv"}`, true, []string{"/data/none.csv does not exist"}},
+		{"read outside", "read_file", `{"path": "/etc/passwd"}`, true, []string{"/etc/passwd", "outside"}},
+		{"read folder", "read_file", `{"path": "/data"}`, true, []string{"is a folder"}},
+		{"read help", "read_file", `{"path": "/help/limits.md", "limit": 1}`, false, []string{"# What the sandbox refuses"}},
+
+		{"write nested", "write_file", `{"path": "/tmp/a/b/notes.md", "content": "x\ny\n"}`, false, []string{"wrote /tmp/a/b/notes.md (4 bytes)"}},
+		{"write read-only", "write_file", `{"path": "/data/new.csv", "content": "x"}`, true, []string{"/data/new.csv", "read-only"}},
+		{"write outside", "write_file", `{"path": "/etc/x", "content": "x"}`, true, []string{"/etc/x", "outside writable mounts"}},
+		{"write missing content", "write_file", `{"path": "/tmp/x"}`, true, []string{`"content" are required`}},
+
+		{"help index", "help", `{}`, false, []string{"# pybox", "`files`"}},
+		{"help packages", "help", `{"topic": "packages"}`, false, []string{"| numpy |", "| pillow |"}},
+		{"help unknown", "help", `{"topic": "cooking"}`, true, []string{`no topic "cooking"`, "files"}},
+
+		{"describe text", "describe", `{"path": "/data/data.csv"}`, false, []string{"is not an image", "3 lines"}},
+		{"describe missing", "describe", `{"path": "/output/none.png"}`, true, []string{"does not exist"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := call(t, b, tc.tool, tc.args)
+			text := r.Text()
+			if r.IsError != tc.isError {
+				t.Errorf("IsError = %v, want %v; text:\n%s", r.IsError, tc.isError, text)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("result lacks %q; text:\n%s", w, text)
+				}
+			}
+		})
+	}
+}
+
+func TestWrittenFileVisibleToCode(t *testing.T) {
+	b, _ := newBox(t, nil)
+	call(t, b, "write_file", `{"path": "/tmp/script.py", "content": "x = 21\nprint(x * 2)\n"}`)
+	r := call(t, b, "execute_python", `{"code": "exec(open('/tmp/script.py').read())"}`)
+	if !strings.Contains(r.Text(), "--- stdout ---\n42") {
+		t.Fatalf("script written by write_file did not run:\n%s", r.Text())
+	}
+}
+
+func TestSessionsKeepStateFreshRunsDoNot(t *testing.T) {
+	b, _ := newBox(t, nil)
+	call(t, b, "execute_python", `{"code": "counter = 41", "session_id": "s1"}`)
+	r := call(t, b, "execute_python", `{"code": "counter + 1", "session_id": "s1"}`)
+	if er := r.Structured.(*tools.ExecResult); er.Value != "42" || er.SessionID != "s1" {
+		t.Fatalf("session lost its state: %+v", er)
+	}
+	r = call(t, b, "execute_python", `{"code": "counter", "session_id": "s2"}`)
+	if !strings.Contains(r.Text(), "NameError") {
+		t.Fatalf("session s2 sees s1's variable:\n%s", r.Text())
+	}
+	r = call(t, b, "execute_python", `{"code": "counter"}`)
+	if !strings.Contains(r.Text(), "NameError") {
+		t.Fatalf("fresh run sees a session's variable:\n%s", r.Text())
+	}
+	// An interrupted call keeps the session's state.
+	r = call(t, b, "execute_python", `{"code": "while True: pass", "session_id": "s1", "timeout_s": 0.3}`)
+	if er := r.Structured.(*tools.ExecResult); er.Status != "timeout" {
+		t.Fatalf("status %q, want timeout", er.Status)
+	}
+	r = call(t, b, "execute_python", `{"code": "counter", "session_id": "s1"}`)
+	if er := r.Structured.(*tools.ExecResult); er.Value != "41" {
+		t.Fatalf("state lost after an interrupt: %+v", er)
+	}
+}
+
+func TestImageArtifactAndDescribe(t *testing.T) {
+	b, _ := newBox(t, nil)
+	r := call(t, b, "execute_python", `{"code": "from PIL import Image, ImageDraw\nimg = Image.new('RGB', (120, 40), 'white')\nImageDraw.Draw(img).text((5, 10), '10.0.0.1', fill='black')\nimg.save('/output/ip.png')\nopen('/output/notes.txt', 'w').write('hello')"}`)
+	if r.IsError {
+		t.Fatalf("run failed:\n%s", r.Text())
+	}
+	imgs := r.Images()
+	if len(imgs) != 1 || imgs[0].Path != "/output/ip.png" || imgs[0].MIME != "image/png" {
+		t.Fatalf("want one PNG image content, got %+v\n%s", imgs, r.Text())
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(imgs[0].Data))
+	if err != nil || cfg.Width != 120 || cfg.Height != 40 {
+		t.Fatalf("image content is not the 120x40 PNG: %v %+v", err, cfg)
+	}
+	var sawFile bool
+	for _, c := range r.Content {
+		if c.Type == tools.ContentFile && c.Path == "/output/notes.txt" && c.Size == 5 {
+			sawFile = true
+		}
+	}
+	if !sawFile {
+		t.Errorf("notes.txt not reported as a file content: %+v", r.Content)
+	}
+	if er := r.Structured.(*tools.ExecResult); len(er.Files) != 2 {
+		t.Errorf("structured files = %+v, want 2", er.Files)
+	}
+
+	r = call(t, b, "describe", `{"path": "/output/ip.png", "question": "is the address readable?"}`)
+	if r.IsError || len(r.Images()) != 1 || !strings.Contains(r.Text(), "120x40 pixels") || !strings.Contains(r.Text(), "is the address readable?") {
+		t.Fatalf("describe: %s", r.Text())
+	}
+	// Only this run's files are reported by the next run.
+	r = call(t, b, "execute_python", `{"code": "1"}`)
+	if er := r.Structured.(*tools.ExecResult); len(er.Files) != 0 || len(r.Content) != 1 {
+		t.Fatalf("second run reports earlier files: %+v", er.Files)
+	}
+}
+
+func TestDescribeRefusesHugeImage(t *testing.T) {
+	b, _ := newBox(t, func(c *tools.Config) { c.ImageLimit = 1000 })
+	r := call(t, b, "execute_python", `{"code": "import os\nfrom PIL import Image\nImage.frombytes('RGB', (200, 200), os.urandom(120000)).save('/output/noise.png')"}`)
+	if len(r.Images()) != 0 {
+		t.Fatalf("image above ImageLimit was inlined")
+	}
+	r = call(t, b, "describe", `{"path": "/output/noise.png"}`)
+	if !r.IsError || !strings.Contains(r.Text(), "too big to show") {
+		t.Fatalf("describe of a huge image: %s", r.Text())
+	}
+}
+
+func TestReadFileCutsLongLinesAndRefusesBinary(t *testing.T) {
+	b, _ := newBox(t, nil)
+	call(t, b, "execute_python", `{"code": "open('/tmp/long.txt', 'w').write('x' * 5000 + '\\nshort\\n')\nopen('/tmp/bin.dat', 'wb').write(bytes(range(256)))"}`)
+	r := call(t, b, "read_file", `{"path": "/tmp/long.txt"}`)
+	if !strings.Contains(r.Text(), "[line cut: 3000 more characters]") || !strings.Contains(r.Text(), "     2\tshort") {
+		t.Fatalf("long line: %.300s", r.Text())
+	}
+	r = call(t, b, "read_file", `{"path": "/tmp/bin.dat"}`)
+	if !r.IsError || !strings.Contains(r.Text(), "binary") {
+		t.Fatalf("binary file: %s", r.Text())
+	}
+}
+
+func TestCopyToSandbox(t *testing.T) {
+	b, data := newBox(t, nil)
+	r := call(t, b, "copy_to_sandbox", fmt.Sprintf(`{"source": %q, "destination": "/tmp/"}`, filepath.Join(data, "data.csv")))
+	if r.IsError || !strings.Contains(r.Text(), "/tmp/data.csv") {
+		t.Fatalf("copy: %s", r.Text())
+	}
+	r = call(t, b, "execute_python", `{"code": "open('/tmp/data.csv').read().count('\\n')"}`)
+	if er := r.Structured.(*tools.ExecResult); er.Value != "3" {
+		t.Fatalf("copied file not readable: %s", r.Text())
+	}
+	secret := filepath.Join(t.TempDir(), "secret.txt")
+	os.WriteFile(secret, []byte("s"), 0o600)
+	r = call(t, b, "copy_to_sandbox", fmt.Sprintf(`{"source": %q, "destination": "/tmp/"}`, secret))
+	if !r.IsError {
+		t.Fatalf("copied a host file outside every mount: %s", r.Text())
+	}
+}
+
+func TestOpenAISchemas(t *testing.T) {
+	b, _ := newBox(t, nil)
+	names := map[string]bool{}
+	for _, tl := range b.Tools() {
+		f := tl.OpenAI()
+		out, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back struct {
+			Type     string `json:"type"`
+			Function struct {
+				Name       string `json:"name"`
+				Parameters struct {
+					Type       string                     `json:"type"`
+					Properties map[string]json.RawMessage `json:"properties"`
+				} `json:"parameters"`
+			} `json:"function"`
+		}
+		if err := json.Unmarshal(out, &back); err != nil || back.Type != "function" || back.Function.Parameters.Type != "object" {
+			t.Errorf("%s: bad OpenAI function: %s (%v)", tl.Name, out, err)
+		}
+		names[back.Function.Name] = true
+	}
+	for _, want := range []string{"execute_python", "copy_to_sandbox", "ls", "read_file", "write_file", "describe", "help"} {
+		if !names[want] {
+			t.Errorf("tool %s missing", want)
+		}
+	}
+}
