@@ -5,15 +5,18 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"sort"
 	"strings"
 	"time"
 )
 
-// Tree is an immutable in-memory file tree implementing io/fs.FS. The
-// runtime mounts it read-only into every guest, so one decoded copy of the
-// standard library serves all interpreters in the process.
+// Tree is an immutable file tree implementing io/fs.FS. The runtime mounts
+// it read-only into every guest, so one copy of the standard library serves
+// all interpreters in the process. File contents are either held in memory or
+// read on demand from a bundle extracted on disk (see Default); the tree's
+// shape (names, sizes, modes) is always in memory.
 //
 // Paths are slash-separated and relative ("lib/python3.11/os.pyc"), as
 // io/fs requires. A Tree is safe for concurrent use: nothing mutates it after
@@ -26,7 +29,10 @@ type Tree struct {
 type node struct {
 	name    string
 	dir     bool
-	data    []byte
+	data    []byte   // contents, for in-memory files
+	disk    *os.Root // where the contents are, for files on disk
+	path    string   // the file's path in disk
+	size    int64
 	mode    fs.FileMode
 	entries []*node // sorted by name, for directories
 }
@@ -61,16 +67,28 @@ func (b *treeBuilder) file(p string, data []byte, mode fs.FileMode) error {
 		if old.dir {
 			return &fs.PathError{Op: "add", Path: p, Err: errors.New("a directory exists at this path")}
 		}
-		b.t.size -= int64(len(old.data))
-		old.data, old.mode = data, mode.Perm()&0o555
-		b.t.size += int64(len(data))
+		b.t.size -= old.size
+		old.data, old.disk, old.size, old.mode = data, nil, int64(len(data)), mode.Perm()&0o555
+		b.t.size += old.size
 		return nil
 	}
 	parent := b.dir(path.Dir(p))
-	n := &node{name: path.Base(p), data: data, mode: mode.Perm() & 0o555}
+	n := &node{name: path.Base(p), data: data, size: int64(len(data)), mode: mode.Perm() & 0o555}
 	b.t.nodes[p] = n
 	parent.entries = append(parent.entries, n)
-	b.t.size += int64(len(data))
+	b.t.size += n.size
+	return nil
+}
+
+// diskFile adds a file whose contents stay on disk, at p below root.
+func (b *treeBuilder) diskFile(p string, root *os.Root, size int64, mode fs.FileMode) error {
+	p = path.Clean(strings.TrimPrefix(p, "./"))
+	if err := b.file(p, nil, mode); err != nil {
+		return err
+	}
+	n := b.t.nodes[p]
+	n.disk, n.path, n.size = root, p, size
+	b.t.size += size
 	return nil
 }
 
@@ -83,7 +101,7 @@ func (b *treeBuilder) done() *Tree {
 	return b.t
 }
 
-// Size is the total number of bytes held in the tree's files.
+// Size is the total number of bytes in the tree's files.
 func (t *Tree) Size() int64 { return t.size }
 
 // Len is the number of files and directories in the tree, root included.
@@ -98,6 +116,9 @@ func (t *Tree) ReadFile(name string) ([]byte, error) {
 	}
 	if n.dir {
 		return nil, &fs.PathError{Op: "readfile", Path: name, Err: errors.New("is a directory")}
+	}
+	if n.disk != nil {
+		return n.disk.ReadFile(n.path)
 	}
 	return n.data, nil
 }
@@ -124,6 +145,13 @@ func (t *Tree) Open(name string) (fs.File, error) {
 	}
 	if n.dir {
 		return &treeDir{n: n}, nil
+	}
+	if n.disk != nil {
+		f, err := n.disk.Open(n.path)
+		if err != nil {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		}
+		return &treeFile{n: n, r: f}, nil
 	}
 	return &treeFile{n: n, r: bytes.NewReader(n.data)}, nil
 }
@@ -160,7 +188,7 @@ var bundleTime = time.Unix(0, 0).UTC()
 type info struct{ n *node }
 
 func (i info) Name() string       { return i.n.name }
-func (i info) Size() int64        { return int64(len(i.n.data)) }
+func (i info) Size() int64        { return i.n.size }
 func (i info) Mode() fs.FileMode  { return i.n.mode }
 func (i info) ModTime() time.Time { return bundleTime }
 func (i info) IsDir() bool        { return i.n.dir }
@@ -168,14 +196,22 @@ func (i info) Sys() any           { return nil }
 
 type treeFile struct {
 	n *node
-	r *bytes.Reader
+	r interface {
+		io.ReadSeeker
+		io.ReaderAt
+	}
 }
 
 func (f *treeFile) Stat() (fs.FileInfo, error)                { return info{f.n}, nil }
 func (f *treeFile) Read(p []byte) (int, error)                { return f.r.Read(p) }
 func (f *treeFile) ReadAt(p []byte, off int64) (int, error)   { return f.r.ReadAt(p, off) }
 func (f *treeFile) Seek(off int64, whence int) (int64, error) { return f.r.Seek(off, whence) }
-func (f *treeFile) Close() error                              { return nil }
+func (f *treeFile) Close() error {
+	if c, ok := f.r.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
 
 type treeDir struct {
 	n   *node

@@ -62,14 +62,7 @@ type Config struct {
 // DefaultCacheDir is the compilation cache used when Config.CacheDir is empty:
 // $PYBOX_CACHE_DIR if set, else "pybox" under os.UserCacheDir().
 func DefaultCacheDir() (string, error) {
-	if d := os.Getenv("PYBOX_CACHE_DIR"); d != "" {
-		return d, nil
-	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("find user cache dir (set PYBOX_CACHE_DIR to choose one): %w", err)
-	}
-	return filepath.Join(base, "pybox"), nil
+	return packages.CacheDir()
 }
 
 // Engine holds the compiled interpreter. Compile once with NewEngine, then

@@ -1,0 +1,241 @@
+package packages
+
+import (
+	"archive/tar"
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// CacheDirEnv names the environment variable that chooses pybox's cache
+// folder: the extracted runtime bundle and the compiled interpreter.
+const CacheDirEnv = "PYBOX_CACHE_DIR"
+
+// CacheDir returns pybox's cache folder: $PYBOX_CACHE_DIR, or "pybox" in the
+// user's cache folder.
+func CacheDir() (string, error) {
+	if d := os.Getenv(CacheDirEnv); d != "" {
+		return d, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("find user cache dir (set %s to choose one): %w", CacheDirEnv, err)
+	}
+	return filepath.Join(base, "pybox"), nil
+}
+
+// The extracted bundle's layout: the bundle's files under files/, and an
+// index of them, written last, so a folder with an index is complete.
+const (
+	extractedFiles = "files"
+	extractedIndex = "index"
+	indexHeader    = "pybox-bundle-index 1"
+)
+
+// loadCached returns the bundle whose compressed bytes are compressed,
+// extracting it under cacheDir on first use. Later processes only read the
+// index and python.wasm; every other file is read when a guest opens it, so
+// the bundle costs neither decompression time nor memory per process.
+func loadCached(cacheDir string, compressed []byte) (*Bundle, error) {
+	sum := sha256.Sum256(compressed)
+	base := filepath.Join(cacheDir, "bundle-"+hex.EncodeToString(sum[:])[:24])
+	// Installation is one rename, so a folder with an index is complete. A
+	// folder without one (damaged by hand) is never deleted, since another
+	// process could be installing or reading it; the next name is used.
+	dirs := []string{base, base + ".1", base + ".2"}
+	for _, dir := range dirs {
+		if b, err := openExtracted(dir); err == nil {
+			return b, nil
+		}
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return nil, fmt.Errorf("create cache dir: %w", err)
+	}
+	tmp, err := os.MkdirTemp(cacheDir, ".bundle-tmp-")
+	if err != nil {
+		return nil, fmt.Errorf("create cache dir: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := extractBundle(tmp, compressed); err != nil {
+		return nil, err
+	}
+	for _, dir := range dirs {
+		if err := os.Rename(tmp, dir); err == nil {
+			return openExtracted(dir)
+		}
+		// Taken: by another process that extracted it at the same moment
+		// (use theirs), or by a damaged leftover (try the next name).
+		if b, err := openExtracted(dir); err == nil {
+			return b, nil
+		}
+	}
+	return nil, fmt.Errorf("install extracted bundle: %s and the next names are taken by damaged folders; remove them", base)
+}
+
+// extractBundle decodes the compressed tar into dir/files and writes dir/index.
+func extractBundle(dir string, compressed []byte) error {
+	zr, err := zstd.NewReader(bytes.NewReader(compressed), zstd.WithDecoderConcurrency(1))
+	if err != nil {
+		return fmt.Errorf("zstd: %w", err)
+	}
+	defer zr.Close()
+	if err := os.Mkdir(filepath.Join(dir, extractedFiles), 0o755); err != nil {
+		return err
+	}
+	root, err := os.OpenRoot(filepath.Join(dir, extractedFiles))
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+
+	var index strings.Builder
+	index.WriteString(indexHeader + "\n")
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("tar: %w", err)
+		}
+		name := path.Clean(strings.TrimPrefix(h.Name, "./"))
+		if name == "." {
+			continue
+		}
+		if !fs.ValidPath(name) || strings.ContainsAny(name, "\n\r") {
+			return fmt.Errorf("tar: %q: invalid path", h.Name)
+		}
+		switch h.Typeflag {
+		case tar.TypeDir:
+			if err := root.MkdirAll(name, 0o755); err != nil {
+				return fmt.Errorf("extract %s: %w", name, err)
+			}
+			fmt.Fprintf(&index, "d %s\n", name)
+			continue
+		case tar.TypeReg:
+		default:
+			return fmt.Errorf("tar: %s: unsupported entry type %q (only files and directories)", h.Name, h.Typeflag)
+		}
+		if h.Size > maxBundleFile {
+			return fmt.Errorf("tar: %s: %d bytes is larger than the %d byte limit", h.Name, h.Size, maxBundleFile)
+		}
+		if d := path.Dir(name); d != "." {
+			if err := root.MkdirAll(d, 0o755); err != nil {
+				return fmt.Errorf("extract %s: %w", name, err)
+			}
+		}
+		f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
+		if err != nil {
+			return fmt.Errorf("extract %s: %w", name, err)
+		}
+		n, err := io.Copy(f, tr)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("extract %s: %w", name, err)
+		}
+		fmt.Fprintf(&index, "f %o %d %s\n", h.FileInfo().Mode().Perm(), n, name)
+	}
+	return os.WriteFile(filepath.Join(dir, extractedIndex), []byte(index.String()), 0o444)
+}
+
+// openExtracted loads an extracted bundle: its index, manifest and
+// python.wasm; other files stay on disk.
+func openExtracted(dir string) (*Bundle, error) {
+	idx, err := os.Open(filepath.Join(dir, extractedIndex))
+	if err != nil {
+		return nil, err
+	}
+	defer idx.Close()
+	root, err := os.OpenRoot(filepath.Join(dir, extractedFiles))
+	if err != nil {
+		return nil, err
+	}
+	b := &Bundle{}
+	tb := newTreeBuilder()
+	sc := bufio.NewScanner(idx)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	if !sc.Scan() || sc.Text() != indexHeader {
+		root.Close()
+		return nil, fmt.Errorf("%s: not a pybox bundle index", idx.Name())
+	}
+	for sc.Scan() {
+		line := sc.Text()
+		bad := func() error {
+			root.Close()
+			return fmt.Errorf("%s: bad line %q", idx.Name(), line)
+		}
+		switch {
+		case strings.HasPrefix(line, "d "):
+			tb.dir(line[2:])
+		case strings.HasPrefix(line, "f "):
+			parts := strings.SplitN(line[2:], " ", 3)
+			if len(parts) != 3 {
+				return nil, bad()
+			}
+			mode, err1 := strconv.ParseUint(parts[0], 8, 32)
+			size, err2 := strconv.ParseInt(parts[1], 10, 64)
+			if err1 != nil || err2 != nil {
+				return nil, bad()
+			}
+			name := parts[2]
+			switch name {
+			case "python.wasm", "manifest.json":
+				data, err := root.ReadFile(name)
+				if err != nil {
+					root.Close()
+					return nil, fmt.Errorf("read extracted %s: %w", name, err)
+				}
+				if name == "python.wasm" {
+					b.Wasm = data
+				} else if err := setManifest(b, data); err != nil {
+					root.Close()
+					return nil, err
+				}
+			default:
+				if err := tb.diskFile(name, root, size, fs.FileMode(mode)); err != nil {
+					root.Close()
+					return nil, err
+				}
+			}
+		default:
+			return nil, bad()
+		}
+	}
+	if err := sc.Err(); err != nil {
+		root.Close()
+		return nil, err
+	}
+	if b.Wasm == nil || b.Manifest.Raw == nil {
+		root.Close()
+		return nil, errors.New("extracted bundle lacks python.wasm or manifest.json")
+	}
+	b.Files = tb.done()
+	sum := sha256.Sum256(b.Wasm)
+	b.ID = hex.EncodeToString(sum[:])
+	return b, nil
+}
+
+// setManifest parses manifest.json into b.
+func setManifest(b *Bundle, data []byte) error {
+	if err := json.Unmarshal(data, &b.Manifest); err != nil {
+		return fmt.Errorf("manifest.json: %w", err)
+	}
+	b.Manifest.Raw = data
+	return nil
+}
