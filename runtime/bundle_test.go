@@ -33,6 +33,7 @@ func TestBundledPackages(t *testing.T) {
 			"openpyxl 2", "xlsxwriter True", "pypdf 1", "tabulate 1  2", "dateutil 2:00:00",
 			"pytz Europe/Paris", "yaml {'a': [1, 2]} False", "jinja2 &lt;b&gt; Markup",
 			"markdown <h1>hi</h1>", "bs4 hey", "zoneinfo America/New_York", "metadata 2.4.6 13.0.0 3.1.5",
+			"sympy 9 [-2, 2]", "networkx [0, 1, 2, 3, 4] True", "mpmath 1.4142135623730950488",
 		}},
 		{"pillow_corrupt.py", []string{
 			"truncated jpeg raised OSError", "bogus huffman table raised OSError",

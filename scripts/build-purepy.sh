@@ -62,9 +62,20 @@ while read -r file sha license; do
   esac
   name=${file%%-[0-9]*}
   rest=${file#"$name"-}; version=${rest%%-*}; version=${version%.tar.gz}
-  manifest+="{\"name\": \"$name\", \"version\": \"$version\", \"file\": \"$file\", \"sha256\": \"$sha\", \"license\": \"$license\", \"pure_python\": true},"
+  patches=""
+  for p in "$ROOT"/scripts/purepy/patches/"$name"-*.patch; do
+    [ -f "$p" ] && patches+="${patches:+, }\"scripts/purepy/patches/$(basename "$p")\""
+  done
+  manifest+="{\"name\": \"$name\", \"version\": \"$version\", \"file\": \"$file\", \"sha256\": \"$sha\", \"license\": \"$license\", \"pure_python\": true${patches:+, \"patches\": [$patches]}},"
 done < "$LIST"
 (cd "$ROOT" && go run ./scripts/purepy -into "$OUT" "${wheels[@]}") > "$BUILD/purepy.log"
+# Source patches, named after the distribution they change (listed in the
+# manifest): sympy imports ctypes, which WASI has no _ctypes for, only to
+# learn the size of a C long; networkx imports bz2 (no _bz2 in this build)
+# for .bz2 file names only.
+for p in "$ROOT"/scripts/purepy/patches/*.patch; do
+  [ -f "$p" ] && patch -s -d "$OUT" -p1 --no-backup-if-mismatch < "$p"
+done
 
 # dist-info for the packages linked into python.wasm.
 for m in "$BUILD"/manifest-numpy.json "$BUILD"/manifest-pillow.json; do

@@ -184,6 +184,10 @@ stage_package() {
   if [ "${PUREPY:-1}" = 1 ]; then
     PYBOX_BUILD_DIR=$BUILD "$ROOT/scripts/build-purepy.sh"
     cp -a "$BUILD/site-packages-pure/." "$sl/site-packages/"
+    # Their test suites are not needed to use them (sympy's alone is ~20 MB).
+    for pkg in sympy networkx mpmath; do
+      [ -d "$sl/site-packages/$pkg" ] && find "$sl/site-packages/$pkg" -type d -name tests -prune -exec rm -rf {} +
+    done
   fi
   find "$sl" -name __pycache__ -type d -prune -exec rm -rf {} +
   # Sourceless .pyc next to where the .py was: no stat of sources at import.

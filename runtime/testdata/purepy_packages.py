@@ -14,3 +14,7 @@ print("markdown", markdown.markdown("# hi"))
 print("bs4", bs4.BeautifulSoup("<p>hey</p>", "html.parser").p.text)
 import zoneinfo; print("zoneinfo", zoneinfo.ZoneInfo("America/New_York").key)
 print("metadata", md.version("numpy"), md.version("Pillow"), md.version("openpyxl"))
+import sympy, networkx as nx, mpmath
+x = sympy.symbols("x"); print("sympy", sympy.integrate(x**2, (x, 0, 3)), sympy.solve(x**2 - 4, x))
+g = nx.path_graph(5); print("networkx", nx.shortest_path(g, 0, 4), nx.is_tree(g))
+mpmath.mp.dps = 20; print("mpmath", mpmath.sqrt(2))
