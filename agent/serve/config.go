@@ -147,6 +147,7 @@ func (c *Config) setDefaults() error {
 //
 // Zero values mean the defaults.
 type FileConfig struct {
+	// Each field is the key in its tag; see the flags of `pybox serve`.
 	Addr           string            `toml:"addr"`
 	Token          string            `toml:"token"`
 	TokenFile      string            `toml:"token_file"`

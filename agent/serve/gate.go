@@ -11,6 +11,7 @@ import (
 // BusyError is the answer when every slot is taken and the queue is full,
 // or a call waited QueueTimeout without getting a slot.
 type BusyError struct {
+	// Running and Waiting are the calls holding a slot and queued.
 	Running, Waiting int
 	// RetryAfter is a hint for when to try again.
 	RetryAfter time.Duration

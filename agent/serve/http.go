@@ -229,10 +229,13 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 
 // ExecuteRequest is the body of POST /v1/execute.
 type ExecuteRequest struct {
+	// Code, SessionID and TimeoutS are execute_python's arguments.
 	Code      string   `json:"code"`
 	SessionID string   `json:"session_id,omitempty"`
 	TimeoutS  *float64 `json:"timeout_s,omitempty"`
-	Workspace string   `json:"workspace,omitempty"`
+	// Workspace names the workspace (DefaultWorkspace if empty); it is
+	// created on first use.
+	Workspace string `json:"workspace,omitempty"`
 }
 
 // ExecuteResponse is the answer of POST /v1/execute: the run's result and
