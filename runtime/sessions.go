@@ -128,6 +128,18 @@ func (ss *Sessions) Len() int {
 	return len(ss.m)
 }
 
+// IDs returns the ids of the open sessions, sorted.
+func (ss *Sessions) IDs() []string {
+	ss.mu.Lock()
+	ids := make([]string, 0, len(ss.m))
+	for id := range ss.m {
+		ids = append(ids, id)
+	}
+	ss.mu.Unlock()
+	sort.Strings(ids)
+	return ids
+}
+
 // Close ends every session and stops the idle reaper.
 func (ss *Sessions) Close() {
 	close(ss.stop)

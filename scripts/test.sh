@@ -19,5 +19,8 @@ go vet -stdmethods=false ./fsbridge
 for target in linux/amd64 darwin/arm64; do
   GOOS=${target%/*} GOARCH=${target#*/} CGO_ENABLED=0 go build -o /dev/null ./cmd/pybox
 done
+# The real MCP clients (scripts/mcp-clients, installed with npm ci) must run
+# here: without node/npm the test fails instead of skipping.
+export PYBOX_REQUIRE_NODE=1
 # -race everywhere: the runtime, sessions and servers are concurrent.
 go test -race -count=1 -timeout 30m ./...

@@ -7,6 +7,9 @@
 //	pybox run - [args...]            run code read from standard input
 //	pybox repl                       an interactive persistent session
 //	pybox cp HOST_SRC GUEST_DEST     copy a host file into the sandbox
+//	pybox serve                      MCP (streamable HTTP) and a JSON API
+//	pybox mcp                        MCP over stdio
+//	pybox tools --format openai      print the tools' schemas
 //	pybox version                    print versions of pybox and the bundle
 //
 // Run `pybox help` or `pybox run -h` for flags.
@@ -40,6 +43,12 @@ func mainWithCode(args []string) int {
 		return cmdCp(args[1:])
 	case "packages":
 		return cmdPackages(ctx, args[1:])
+	case "serve":
+		return cmdServe(ctx, args[1:])
+	case "mcp":
+		return cmdMCP(ctx, args[1:])
+	case "tools":
+		return cmdTools(ctx, args[1:])
 	case "version", "--version":
 		return cmdVersion(args[1:])
 	case "help", "-h", "--help":
@@ -61,6 +70,9 @@ Usage:
   pybox repl [flags]                      an interactive persistent session
   pybox cp [flags] HOST_SRC GUEST_DEST     copy a readable host file into the sandbox
   pybox packages [add FILE.whl...]         list importable packages, add pure-Python wheels
+  pybox serve [flags]                     MCP at /mcp and a JSON API on 127.0.0.1:8765
+  pybox mcp [flags]                       MCP over stdio (for clients that start pybox)
+  pybox tools [--format openai|mcp|json]  print the tools' JSON schemas
   pybox version                           show versions
 
 Run "pybox run -h" for the flags of run.

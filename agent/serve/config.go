@@ -1,0 +1,201 @@
+package serve
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/pybox-dev/pybox/agent/tools"
+	"github.com/pybox-dev/pybox/fsbridge"
+)
+
+// Defaults for Config's zero fields.
+const (
+	// DefaultAddr is where `pybox serve` listens: loopback only.
+	DefaultAddr = "127.0.0.1:8765"
+	// DefaultQueue is how many tool calls may wait for a free slot.
+	DefaultQueue = 256
+	// DefaultQueueTimeout is how long a call may wait for a slot before it
+	// is answered "busy".
+	DefaultQueueTimeout = 30 * time.Second
+	// DefaultMaxRequestBytes caps a request body (MCP or HTTP API).
+	DefaultMaxRequestBytes = 16 << 20
+	// DefaultIdleTimeout closes a workspace unused for this long.
+	DefaultIdleTimeout = 30 * time.Minute
+	// DefaultMaxWorkspaces is the most workspaces open at once.
+	DefaultMaxWorkspaces = 256
+	// DefaultGrace is how long running code may go on after a shutdown
+	// begins before it is interrupted.
+	DefaultGrace = 30 * time.Second
+)
+
+// DefaultMaxConcurrent is the default number of tool calls run at once:
+// two per CPU (interpreters spend part of their time waiting on files and
+// the host), at least 2.
+func DefaultMaxConcurrent() int { return max(2, 2*runtime.GOMAXPROCS(0)) }
+
+// Config is the operator's side of a Server. Nothing here is visible to the
+// model.
+type Config struct {
+	// Box is the template of every workspace: Engine (required, shared by
+	// all workspaces), Policy, Limits, MaxTimeout, Sessions, ImageLimit.
+	// Stdout and Stderr are ignored. Each workspace gets its own /output:
+	// a temporary folder, or a subfolder named after the workspace id when
+	// Policy.Output is set; copy-on-write mounts with an Upper folder get
+	// a subfolder per workspace the same way.
+	Box tools.Config
+
+	// Token, if set, is the bearer token every HTTP request except
+	// /healthz and /openapi.json must carry ("Authorization: Bearer ...").
+	// Stdio needs none: whoever starts the process owns it.
+	Token string
+
+	// MaxConcurrent is how many tool calls run at once across all
+	// workspaces (default DefaultMaxConcurrent()). Calls beyond it wait in a
+	// queue of MaxQueue (default DefaultQueue) for up to QueueTimeout
+	// (default DefaultQueueTimeout); past either bound they are refused as
+	// busy (HTTP 429 with Retry-After, an MCP tool error).
+	MaxConcurrent int
+	MaxQueue      int
+	QueueTimeout  time.Duration
+
+	// MaxRequestBytes caps request bodies (default DefaultMaxRequestBytes);
+	// bigger requests get 413.
+	MaxRequestBytes int64
+
+	// IdleTimeout closes a workspace (its files and sessions) when no call
+	// used it for this long (default DefaultIdleTimeout). MCP sessions over
+	// HTTP expire after the same time.
+	IdleTimeout time.Duration
+	// MaxWorkspaces bounds open workspaces (default DefaultMaxWorkspaces).
+	MaxWorkspaces int
+
+	// Grace is how long running code may go on after a shutdown begins
+	// before it is interrupted (default DefaultGrace).
+	Grace time.Duration
+
+	// Logger receives one line per request and lifecycle events; nil
+	// discards them.
+	Logger *slog.Logger
+
+	// Version is reported to MCP clients as the server's version.
+	Version string
+}
+
+func (c *Config) setDefaults() error {
+	if c.Box.Engine == nil {
+		return errors.New("serve: Config.Box.Engine is required")
+	}
+	if c.MaxConcurrent <= 0 {
+		c.MaxConcurrent = DefaultMaxConcurrent()
+	}
+	if c.MaxQueue == 0 {
+		c.MaxQueue = DefaultQueue
+	}
+	if c.MaxQueue < 0 {
+		c.MaxQueue = 0
+	}
+	if c.QueueTimeout <= 0 {
+		c.QueueTimeout = DefaultQueueTimeout
+	}
+	if c.MaxRequestBytes <= 0 {
+		c.MaxRequestBytes = DefaultMaxRequestBytes
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
+	if c.MaxWorkspaces <= 0 {
+		c.MaxWorkspaces = DefaultMaxWorkspaces
+	}
+	if c.Grace <= 0 {
+		c.Grace = DefaultGrace
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Version == "" {
+		c.Version = "dev"
+	}
+	c.Box.Stdout, c.Box.Stderr = nil, nil
+	return nil
+}
+
+// FileConfig is the [serve] section of a pybox configuration file (the same
+// TOML file whose [sandbox] section is the policy, see fsbridge.Config):
+//
+//	[serve]
+//	addr = "127.0.0.1:8765"
+//	token_file = "/etc/pybox/token"   # or token = "..." (the file is better)
+//	max_concurrent = 4
+//	queue = 256
+//	queue_timeout = "30s"
+//	max_request_size = "16MiB"
+//	idle_timeout = "30m"
+//	max_workspaces = 256
+//	grace = "30s"
+//	warm_pool = 2
+//	timeout = "60s"                   # execute_python's default timeout
+//	max_timeout = "10m"               # the longest timeout_s a model may ask
+//	memory = "1GiB"                   # per interpreter
+//	max_sessions = 16                 # interpreter sessions per workspace
+//
+// Zero values mean the defaults.
+type FileConfig struct {
+	// Each field is the key in its tag; see the flags of `pybox serve`.
+	Addr           string            `toml:"addr"`
+	Token          string            `toml:"token"`
+	TokenFile      string            `toml:"token_file"`
+	MaxConcurrent  int               `toml:"max_concurrent"`
+	Queue          int               `toml:"queue"`
+	QueueTimeout   Duration          `toml:"queue_timeout"`
+	MaxRequestSize fsbridge.ByteSize `toml:"max_request_size"`
+	IdleTimeout    Duration          `toml:"idle_timeout"`
+	MaxWorkspaces  int               `toml:"max_workspaces"`
+	Grace          Duration          `toml:"grace"`
+	WarmPool       int               `toml:"warm_pool"`
+	Timeout        Duration          `toml:"timeout"`
+	MaxTimeout     Duration          `toml:"max_timeout"`
+	Memory         fsbridge.ByteSize `toml:"memory"`
+	MaxSessions    int               `toml:"max_sessions"`
+}
+
+// Duration is a TOML string such as "30s" or "10m".
+type Duration time.Duration
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(strings.TrimSpace(string(b)))
+	if err != nil {
+		return fmt.Errorf("invalid duration %q: use e.g. 30s, 10m, 1h", b)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// LoadFileConfig reads the [serve] section of a TOML file. A file without
+// one gives the zero FileConfig. Unknown keys in [serve] are errors.
+func LoadFileConfig(file string) (FileConfig, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return FileConfig{}, fmt.Errorf("serve: read config: %w", err)
+	}
+	var doc struct {
+		Serve FileConfig `toml:"serve"`
+	}
+	md, err := toml.Decode(string(data), &doc)
+	if err != nil {
+		return FileConfig{}, fmt.Errorf("serve: %s: %w", file, err)
+	}
+	for _, k := range md.Undecoded() {
+		if len(k) > 0 && k[0] == "serve" {
+			return FileConfig{}, fmt.Errorf("serve: %s: unknown key %s in the [serve] section", file, k)
+		}
+	}
+	return doc.Serve, nil
+}

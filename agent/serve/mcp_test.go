@@ -1,0 +1,241 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image/png"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/pybox-dev/pybox/agent/tools"
+)
+
+// bearer adds a token to every request of an http.Client.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func connectHTTP(t *testing.T, url, token string) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "serve-test", Version: "1"}, nil)
+	tr := &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token}}}
+	cs, err := c.Connect(context.Background(), tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+func text(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// checkMCP runs the same conversation over any transport.
+func checkMCP(t *testing.T, cs *mcp.ClientSession, s *Server) {
+	ctx := context.Background()
+	lt, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lt.Tools) != len(s.defs) {
+		t.Fatalf("%d tools, want %d", len(lt.Tools), len(s.defs))
+	}
+	defs := map[string]tools.Tool{}
+	for _, d := range s.defs {
+		defs[d.Name] = d
+	}
+	for i, tool := range lt.Tools {
+		def := defs[tool.Name]
+		got, _ := json.Marshal(tool.InputSchema)
+		var a, b any
+		json.Unmarshal(got, &a)
+		json.Unmarshal(def.Parameters, &b)
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if tool.Name != def.Name || tool.Description != def.Description || string(ja) != string(jb) {
+			t.Errorf("tool %d: %s differs from the tools package's definition", i, tool.Name)
+		}
+	}
+
+	res := callTool(t, cs, "execute_python", map[string]any{"code": pngCode})
+	if res.IsError || !strings.Contains(text(res), "saved") || !strings.Contains(text(res), "42") {
+		t.Fatalf("execute: %+v", text(res))
+	}
+	var img *mcp.ImageContent
+	var link *mcp.ResourceLink
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case *mcp.ImageContent:
+			img = c
+		case *mcp.ResourceLink:
+			link = c
+		}
+	}
+	if img == nil || img.MIMEType != "image/png" {
+		t.Fatalf("no PNG image content: %+v", res.Content)
+	}
+	if p, err := png.Decode(bytes.NewReader(img.Data)); err != nil || p.Bounds().Dx() != 64 {
+		t.Fatalf("image: %v", err)
+	}
+	if link == nil || !strings.HasPrefix(link.URI, ResourceScheme+"://") || !strings.HasSuffix(link.URI, "/output/data.csv") || link.MIMEType != "text/csv; charset=utf-8" {
+		t.Fatalf("no resource link for the CSV: %+v", link)
+	}
+	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: link.URI})
+	if err != nil || len(rr.Contents) != 1 || rr.Contents[0].Text != "a,b\n1,2\n" {
+		t.Fatalf("read resource: %v %+v", err, rr)
+	}
+	lr, err := cs.ListResources(ctx, nil)
+	if err != nil || len(lr.Resources) != 2 {
+		t.Fatalf("list resources: %v %+v", err, lr)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: ResourceScheme + "://other/output/data.csv"}); err == nil {
+		t.Fatal("read another workspace's file")
+	}
+	if st, ok := res.StructuredContent.(map[string]any); !ok || st["status"] != "ok" {
+		t.Fatalf("structured content: %+v", res.StructuredContent)
+	}
+
+	// Python errors are tool errors, not protocol errors.
+	res = callTool(t, cs, "execute_python", map[string]any{"code": "1/0"})
+	if !res.IsError || !strings.Contains(text(res), "ZeroDivisionError") {
+		t.Fatalf("python error: %v %s", res.IsError, text(res))
+	}
+	res = callTool(t, cs, "execute_python", map[string]any{"cod": "1"})
+	if !res.IsError {
+		t.Fatalf("bad arguments: %s", text(res))
+	}
+	// Session state between calls.
+	callTool(t, cs, "execute_python", map[string]any{"code": "counter = 41", "session_id": "main"})
+	res = callTool(t, cs, "execute_python", map[string]any{"code": "counter + 1", "session_id": "main"})
+	if res.IsError || !strings.Contains(text(res), "42") {
+		t.Fatalf("session state: %s", text(res))
+	}
+	// The other tools share the workspace.
+	res = callTool(t, cs, "ls", map[string]any{"path": "/output"})
+	if !strings.Contains(text(res), "box.png") {
+		t.Fatalf("ls: %s", text(res))
+	}
+	res = callTool(t, cs, "describe", map[string]any{"path": "/output/box.png"})
+	if len(res.Content) != 2 {
+		t.Fatalf("describe: %+v", res.Content)
+	}
+}
+
+func TestMCPStreamableHTTP(t *testing.T) {
+	s := newServer(t, func(c *Config) { c.Token = "tok" })
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close) // after the clients' cleanups: their streams end first
+	cs := connectHTTP(t, ts.URL+"/mcp", "tok")
+	checkMCP(t, cs, s)
+
+	// The MCP session's workspace is visible over the HTTP API under the
+	// session id, and its files download there.
+	var list []WorkspaceInfo
+	a := &api{t: t, url: ts.URL, token: "tok"}
+	a.json("GET", "/v1/workspaces", nil, 200, &list)
+	if len(list) != 1 || list[0].ID != cs.ID() || list[0].Owner != "mcp" {
+		t.Fatalf("workspaces: %+v (session %s)", list, cs.ID())
+	}
+	if st, _, data := a.do("GET", DownloadPath(cs.ID(), "/output/data.csv"), nil); st != 200 || string(data) != "a,b\n1,2\n" {
+		t.Fatalf("download: %d %s", st, data)
+	}
+	// A second MCP session has its own workspace and sessions.
+	cs2 := connectHTTP(t, ts.URL+"/mcp", "tok")
+	res := callTool(t, cs2, "execute_python", map[string]any{"code": "'counter' in globals(), __import__('os').listdir('/output')", "session_id": "main"})
+	if !strings.Contains(text(res), "(False, [])") {
+		t.Fatalf("second session sees the first: %s", text(res))
+	}
+	// Closing an MCP session closes its workspace.
+	cs2.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		a.json("GET", "/v1/workspaces", nil, 200, &list)
+		if len(list) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("workspace of a closed MCP session still open: %+v", list)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// Without the token there is no MCP.
+	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	if _, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", MaxRetries: -1}, nil); err == nil {
+		t.Fatal("connected without the token")
+	}
+}
+
+func TestMCPStdio(t *testing.T) {
+	s := newServer(t, nil)
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- s.ServeStdio(ctx, sr, sw) }()
+	c := mcp.NewClient(&mcp.Implementation{Name: "serve-test", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMCP(t, cs, s)
+	cs.Close()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ServeStdio did not return when the client hung up")
+	}
+}
+
+// TestMCPBusy: over MCP, busy is a tool error the model can read.
+func TestMCPBusy(t *testing.T) {
+	s := newServer(t, func(c *Config) { c.MaxConcurrent, c.MaxQueue = 1, -1 })
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close) // after the clients' cleanups: their streams end first
+	cs1 := connectHTTP(t, ts.URL+"/mcp", "")
+	cs2 := connectHTTP(t, ts.URL+"/mcp", "")
+	done := make(chan *mcp.CallToolResult)
+	go func() {
+		done <- callTool(t, cs1, "execute_python", map[string]any{"code": "import time; time.sleep(1.5)"})
+	}()
+	waitRunning(t, &api{t: t, url: ts.URL}, 1)
+	res := callTool(t, cs2, "execute_python", map[string]any{"code": "1"})
+	if !res.IsError || !strings.Contains(text(res), "busy") {
+		t.Fatalf("busy over MCP: %v %s", res.IsError, text(res))
+	}
+	if r := <-done; r.IsError {
+		t.Fatalf("first call: %s", text(r))
+	}
+}

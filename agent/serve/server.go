@@ -1,0 +1,218 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/pybox-dev/pybox/agent/tools"
+)
+
+// Server serves the tools over MCP (stdio and streamable HTTP) and the JSON
+// HTTP API, with workspaces shared between them. Create it with New, serve
+// with Serve (HTTP) or ServeStdio, stop it with Shutdown, and Close it.
+type Server struct {
+	cfg   Config
+	ws    *workspaces
+	gate  *gate
+	defs  []tools.Tool // names, descriptions and schemas (handlers unused)
+	names map[string]bool
+
+	mcpHTTP *mcp.Server
+	handler http.Handler
+
+	mu       sync.Mutex
+	draining bool
+	inflight sync.WaitGroup
+
+	// hard is canceled when the grace period is over: running code gets
+	// KeyboardInterrupt.
+	hard       context.Context
+	cancelHard context.CancelFunc
+}
+
+// New creates a Server. It does not listen; see Serve and ServeStdio.
+func New(cfg Config) (*Server, error) {
+	if err := cfg.setDefaults(); err != nil {
+		return nil, err
+	}
+	// The tool definitions depend only on the configuration: read them from
+	// a throw-away Box so that every front end shows the same ones.
+	proto := cfg.Box
+	proto.Policy.Output, proto.Policy.Mounts = "", nil
+	box, err := tools.New(proto)
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	defs := box.Tools()
+	box.Close()
+
+	s := &Server{cfg: cfg, defs: defs, names: map[string]bool{}}
+	for _, t := range defs {
+		s.names[t.Name] = true
+	}
+	s.ws = newWorkspaces(&s.cfg)
+	s.gate = newGate(cfg.MaxConcurrent, cfg.MaxQueue, cfg.QueueTimeout)
+	s.hard, s.cancelHard = context.WithCancel(context.Background())
+	s.mcpHTTP = s.newMCPServer(false)
+	s.handler = s.routes()
+	return s, nil
+}
+
+// Tools returns the tool definitions the server exposes.
+func (s *Server) Tools() []tools.Tool { return append([]tools.Tool(nil), s.defs...) }
+
+// call runs one tool call in a workspace, under the concurrency limit and
+// the shutdown rules. Its errors are pybox's (BusyError, errShuttingDown,
+// a closed workspace, an engine failure); the tool's own failures are in
+// the Result.
+func (s *Server) call(ctx context.Context, w *workspace, name string, args json.RawMessage) (*tools.Result, error) {
+	s.mu.Lock()
+	if s.draining {
+		s.mu.Unlock()
+		return nil, errShuttingDown
+	}
+	s.inflight.Add(1)
+	s.mu.Unlock()
+	defer s.inflight.Done()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(s.hard, cancel)
+	defer stop()
+
+	release, err := w.acquire(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("wait for workspace %s: %w", w.id, err)
+	}
+	defer release()
+	free, err := s.gate.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer free()
+	start := time.Now()
+	res, err := w.box.Call(ctx, name, args)
+	if err != nil {
+		s.cfg.Logger.Error("tool failed", "workspace", w.id, "tool", name, "err", err)
+		if s.hard.Err() == nil {
+			// A Box closed under us (deleted or expired) is not a pybox failure.
+			if cur, ok := s.ws.lookup(w.id); !ok || cur != w {
+				return nil, fmt.Errorf("%w: %s", errWorkspaceClosed, w.id)
+			}
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	s.cfg.Logger.Info("tool", "workspace", w.id, "tool", name, "is_error", res.IsError, "ms", time.Since(start).Milliseconds())
+	return res, nil
+}
+
+// lookup returns an open workspace.
+func (ws *workspaces) lookup(id string) (*workspace, bool) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	w, ok := ws.m[id]
+	return w, ok
+}
+
+// Serve accepts HTTP connections on ln until ctx is done, then shuts down
+// gracefully (see Shutdown) and returns. Close the Server afterwards.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          nil,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	s.cfg.Logger.Info("shutting down", "grace", s.cfg.Grace)
+	// Stop accepting connections at once; requests in progress go on.
+	shutdownDone := make(chan error, 1)
+	go func() {
+		c, cancel := context.WithTimeout(context.Background(), s.cfg.Grace+15*time.Second)
+		defer cancel()
+		shutdownDone <- hs.Shutdown(c)
+	}()
+	s.Shutdown()
+	// Long-lived MCP streams (GET /mcp) end with their sessions.
+	for ss := range s.mcpHTTP.Sessions() {
+		ss.Close()
+	}
+	select {
+	case err := <-shutdownDone:
+		if err != nil {
+			hs.Close()
+		}
+	case <-time.After(5 * time.Second):
+		hs.Close()
+	}
+	<-errc
+	return nil
+}
+
+// Shutdown refuses new calls, waits up to Config.Grace for running calls to
+// finish, then interrupts the code still running (its context is canceled:
+// KeyboardInterrupt in the guest, killed after the run's KillAfter) and
+// waits for those calls to return their (canceled) results.
+func (s *Server) Shutdown() {
+	s.mu.Lock()
+	s.draining = true
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() { s.inflight.Wait(); close(done) }()
+	select {
+	case <-done:
+		return
+	case <-time.After(s.cfg.Grace):
+	}
+	s.cfg.Logger.Warn("grace period over: interrupting running code")
+	s.cancelHard()
+	<-done
+}
+
+// Close ends every workspace (their sessions and temporary folders). It
+// does not close the Engine.
+func (s *Server) Close() error {
+	s.cancelHard()
+	s.ws.closeAll()
+	return nil
+}
+
+// ServeStdio serves MCP over a pair of streams (os.Stdin and os.Stdout for
+// `pybox mcp`) with one workspace for the connection, until the peer hangs
+// up or ctx is done; then it shuts down gracefully (see Shutdown).
+func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+	srv := s.newMCPServer(true)
+	ss, err := srv.Connect(context.Background(), &mcp.IOTransport{Reader: in, Writer: out}, nil)
+	if err != nil {
+		return fmt.Errorf("serve: mcp stdio: %w", err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	select {
+	case err := <-ended:
+		if err != nil && !errors.Is(err, mcp.ErrConnectionClosed) && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("serve: mcp stdio: %w", err)
+		}
+		return nil
+	case <-ctx.Done():
+	}
+	s.Shutdown()
+	// The last results are written by the SDK after their handlers return.
+	time.Sleep(100 * time.Millisecond)
+	ss.Close()
+	return nil
+}

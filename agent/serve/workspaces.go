@@ -1,0 +1,213 @@
+package serve
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pybox-dev/pybox/agent/tools"
+	"github.com/pybox-dev/pybox/fsbridge"
+)
+
+// workspaceIDPattern is what a workspace id may look like: it becomes a
+// folder name under the operator's output folder, so no dots-only names
+// and no separators.
+var workspaceIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$`)
+
+// DefaultWorkspace is the HTTP API's workspace when a request names none.
+const DefaultWorkspace = "default"
+
+var (
+	errTooManyWorkspaces = errors.New("too many workspaces are open")
+	errNoWorkspace       = errors.New("no such workspace")
+	errWorkspaceClosed   = errors.New("the workspace was closed")
+)
+
+// workspace is one tools.Box with its bookkeeping.
+type workspace struct {
+	id      string
+	box     *tools.Box
+	created time.Time
+	lock    chan struct{} // held while a call runs: calls queue here first
+	used    atomic.Int64  // unix nanos of the last call's end (or start)
+	active  atomic.Int32  // calls running or waiting on this workspace
+	owner   string        // "http", "mcp" or "stdio"
+}
+
+// acquire waits for the workspace's turn (calls on one Box are serialized
+// anyway; waiting here keeps a global slot free for other workspaces).
+func (w *workspace) acquire(ctx context.Context) (release func(), err error) {
+	w.active.Add(1)
+	w.touch()
+	select {
+	case w.lock <- struct{}{}:
+		return func() { <-w.lock; w.touch(); w.active.Add(-1) }, nil
+	case <-ctx.Done():
+		w.active.Add(-1)
+		return nil, ctx.Err()
+	}
+}
+
+func (w *workspace) touch() { w.used.Store(time.Now().UnixNano()) }
+
+// lastUsed is when the workspace last started or ended a call.
+func (w *workspace) lastUsed() time.Time { return time.Unix(0, w.used.Load()) }
+
+// workspaces is the set of open workspaces, keyed by id.
+type workspaces struct {
+	cfg    *Config
+	mu     sync.Mutex
+	m      map[string]*workspace
+	closed bool
+	stop   chan struct{}
+	done   chan struct{}
+}
+
+func newWorkspaces(cfg *Config) *workspaces {
+	ws := &workspaces{cfg: cfg, m: map[string]*workspace{}, stop: make(chan struct{}), done: make(chan struct{})}
+	go ws.reap()
+	return ws
+}
+
+// get returns the workspace with this id, creating it if create is set.
+func (ws *workspaces) get(id, owner string, create bool) (*workspace, error) {
+	if !workspaceIDPattern.MatchString(id) {
+		return nil, fmt.Errorf("workspace id %q is not valid: use 1 to 128 letters, digits, '.', '_' or '-', not starting with '.'", id)
+	}
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.closed {
+		return nil, errShuttingDown
+	}
+	if w, ok := ws.m[id]; ok {
+		return w, nil
+	}
+	if !create {
+		return nil, errNoWorkspace
+	}
+	if len(ws.m) >= ws.cfg.MaxWorkspaces {
+		return nil, fmt.Errorf("%w (max %d): delete one (DELETE /v1/workspaces/{id}) or wait for idle ones to expire", errTooManyWorkspaces, ws.cfg.MaxWorkspaces)
+	}
+	bc := ws.cfg.Box
+	policy, err := workspacePolicy(bc.Policy, id)
+	if err != nil {
+		return nil, err
+	}
+	bc.Policy = policy
+	box, err := tools.New(bc)
+	if err != nil {
+		return nil, fmt.Errorf("serve: workspace %s: %w", id, err)
+	}
+	w := &workspace{id: id, box: box, created: time.Now(), lock: make(chan struct{}, 1), owner: owner}
+	w.touch()
+	ws.m[id] = w
+	ws.cfg.Logger.Info("workspace opened", "workspace", id, "owner", owner)
+	return w, nil
+}
+
+// workspacePolicy gives a workspace its own output folder and copy-on-write
+// upper folders when the operator named fixed ones, so that workspaces never
+// see each other's files there. Read-only and read-write mounts are shared
+// as the operator declared them.
+func workspacePolicy(p fsbridge.Policy, id string) (fsbridge.Policy, error) {
+	if p.Output != "" {
+		p.Output = filepath.Join(p.Output, id)
+		if err := os.MkdirAll(p.Output, 0o755); err != nil {
+			return p, fmt.Errorf("serve: workspace output folder: %w", err)
+		}
+	}
+	mounts := make([]fsbridge.Mount, len(p.Mounts))
+	copy(mounts, p.Mounts)
+	for i, m := range mounts {
+		if m.Mode == fsbridge.CopyOnWrite && m.Upper != "" {
+			mounts[i].Upper = filepath.Join(m.Upper, id)
+		}
+	}
+	p.Mounts = mounts
+	return p, nil
+}
+
+// remove closes a workspace; it reports whether it existed. Calls in
+// progress finish first (tools.Box.Close waits for them).
+func (ws *workspaces) remove(id string) bool {
+	ws.mu.Lock()
+	w, ok := ws.m[id]
+	delete(ws.m, id)
+	ws.mu.Unlock()
+	if ok {
+		w.box.Close()
+		ws.cfg.Logger.Info("workspace closed", "workspace", id)
+	}
+	return ok
+}
+
+// list returns the open workspaces sorted by id.
+func (ws *workspaces) list() []*workspace {
+	ws.mu.Lock()
+	out := make([]*workspace, 0, len(ws.m))
+	for _, w := range ws.m {
+		out = append(out, w)
+	}
+	ws.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].id < out[j].id })
+	return out
+}
+
+// reap closes workspaces idle for longer than IdleTimeout.
+func (ws *workspaces) reap() {
+	defer close(ws.done)
+	every := min(max(ws.cfg.IdleTimeout/4, 10*time.Millisecond), time.Minute)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ws.stop:
+			return
+		case <-t.C:
+		}
+		now := time.Now()
+		for _, w := range ws.list() {
+			if w.active.Load() == 0 && now.Sub(w.lastUsed()) > ws.cfg.IdleTimeout {
+				ws.cfg.Logger.Info("workspace idle", "workspace", w.id, "idle", now.Sub(w.lastUsed()).Round(time.Second))
+				ws.remove(w.id)
+			}
+		}
+	}
+}
+
+// closeAll closes every workspace and refuses new ones.
+func (ws *workspaces) closeAll() {
+	ws.mu.Lock()
+	if ws.closed {
+		ws.mu.Unlock()
+		return
+	}
+	ws.closed = true
+	m := ws.m
+	ws.m = map[string]*workspace{}
+	ws.mu.Unlock()
+	close(ws.stop)
+	<-ws.done
+	var wg sync.WaitGroup
+	for _, w := range m {
+		wg.Add(1)
+		go func() { defer wg.Done(); w.box.Close() }()
+	}
+	wg.Wait()
+}
+
+// newID returns a random workspace id.
+func newID() string {
+	var b [15]byte
+	rand.Read(b[:])
+	return "w-" + base32.HexEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:])
+}

@@ -1,0 +1,399 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/pybox-dev/pybox/agent/serve"
+	"github.com/pybox-dev/pybox/agent/tools"
+	"github.com/pybox-dev/pybox/packages"
+	"github.com/pybox-dev/pybox/runtime"
+)
+
+// serveFlags are the flags of `pybox serve` and `pybox mcp`.
+type serveFlags struct {
+	addr          string
+	token         string
+	tokenFile     string
+	timeout       time.Duration
+	maxTimeout    time.Duration
+	memory        byteSize
+	output        byteSize
+	killAfter     time.Duration
+	maxSessions   int
+	idleTimeout   time.Duration
+	maxWorkspaces int
+	maxConcurrent int
+	queue         int
+	queueTimeout  time.Duration
+	maxRequest    byteSize
+	grace         time.Duration
+	warmPool      int
+	cacheDir      string
+	noCache       bool
+	quiet         bool
+	sandbox       sandboxFlags
+}
+
+func (f *serveFlags) register(fs *flag.FlagSet, http bool) {
+	if http {
+		fs.StringVar(&f.addr, "addr", serve.DefaultAddr, "listen `address`; a non-loopback address needs a token")
+		fs.StringVar(&f.token, "token", "", "bearer `token` clients must send (visible in ps: prefer PYBOX_TOKEN or --token-file)")
+		fs.StringVar(&f.tokenFile, "token-file", "", "read the bearer token from this `file`")
+		fs.IntVar(&f.maxWorkspaces, "max-workspaces", serve.DefaultMaxWorkspaces, "most workspaces open at once")
+		f.maxRequest = serve.DefaultMaxRequestBytes
+		fs.Var(&f.maxRequest, "max-request-size", "largest request body (e.g. 16MiB); bigger ones get 413")
+		fs.IntVar(&f.warmPool, "warm-pool", 2, "fresh interpreters kept booted ahead (each costs ~25 MB while waiting)")
+	}
+	fs.DurationVar(&f.timeout, "timeout", tools.DefaultTimeout, "execute_python's time limit when the model names none")
+	fs.DurationVar(&f.maxTimeout, "max-timeout", tools.DefaultMaxTimeout, "the longest timeout_s a model may ask for")
+	f.memory = runtime.DefaultMemoryLimit
+	fs.Var(&f.memory, "memory", "memory limit per interpreter (e.g. 512MiB)")
+	f.output = runtime.DefaultOutputLimit
+	fs.Var(&f.output, "output-limit", "cap on stdout+stderr per call (e.g. 1MiB)")
+	fs.DurationVar(&f.killAfter, "kill-after", runtime.DefaultKillAfter, "how long interrupted code may take to stop before it is killed")
+	fs.IntVar(&f.maxSessions, "max-sessions", 16, "interpreter sessions (session_id) per workspace")
+	fs.DurationVar(&f.idleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "close workspaces and sessions unused for this long")
+	fs.IntVar(&f.maxConcurrent, "max-concurrent", serve.DefaultMaxConcurrent(), "tool calls run at once; more wait in the queue")
+	fs.IntVar(&f.queue, "queue", serve.DefaultQueue, "tool calls that may wait for a slot; past it calls are refused as busy")
+	fs.DurationVar(&f.queueTimeout, "queue-timeout", serve.DefaultQueueTimeout, "how long a call may wait for a slot before it is refused as busy")
+	fs.DurationVar(&f.grace, "grace", serve.DefaultGrace, "on SIGINT/SIGTERM, how long running code may finish before it is interrupted")
+	fs.StringVar(&f.cacheDir, "cache-dir", "", "compilation cache directory (default $PYBOX_CACHE_DIR or the user cache dir)")
+	fs.BoolVar(&f.noCache, "no-cache", false, "do not use the compilation cache")
+	fs.BoolVar(&f.quiet, "q", false, "log only warnings and errors")
+	f.sandbox.register(fs)
+}
+
+// applyFile fills the flags the command line did not set from the [serve]
+// section of the --config file.
+func (f *serveFlags) applyFile(set map[string]bool) error {
+	if f.sandbox.config == "" {
+		return nil
+	}
+	c, err := serve.LoadFileConfig(f.sandbox.config)
+	if err != nil {
+		return err
+	}
+	str := func(name string, dst *string, v string) {
+		if !set[name] && v != "" {
+			*dst = v
+		}
+	}
+	num := func(name string, dst *int, v int) {
+		if !set[name] && v != 0 {
+			*dst = v
+		}
+	}
+	dur := func(name string, dst *time.Duration, v serve.Duration) {
+		if !set[name] && v != 0 {
+			*dst = time.Duration(v)
+		}
+	}
+	size := func(name string, dst *byteSize, v int64) {
+		if !set[name] && v != 0 {
+			*dst = byteSize(v)
+		}
+	}
+	str("addr", &f.addr, c.Addr)
+	str("token-file", &f.tokenFile, c.TokenFile)
+	if c.Token != "" && !set["token"] {
+		f.token = c.Token
+	}
+	num("max-concurrent", &f.maxConcurrent, c.MaxConcurrent)
+	num("queue", &f.queue, c.Queue)
+	dur("queue-timeout", &f.queueTimeout, c.QueueTimeout)
+	size("max-request-size", &f.maxRequest, int64(c.MaxRequestSize))
+	dur("idle-timeout", &f.idleTimeout, c.IdleTimeout)
+	num("max-workspaces", &f.maxWorkspaces, c.MaxWorkspaces)
+	dur("grace", &f.grace, c.Grace)
+	num("warm-pool", &f.warmPool, c.WarmPool)
+	dur("timeout", &f.timeout, c.Timeout)
+	dur("max-timeout", &f.maxTimeout, c.MaxTimeout)
+	size("memory", &f.memory, int64(c.Memory))
+	num("max-sessions", &f.maxSessions, c.MaxSessions)
+	return nil
+}
+
+// resolveToken picks the token: --token, then --token-file, then
+// $PYBOX_TOKEN, then the config file's token_file or token.
+func (f *serveFlags) resolveToken(set map[string]bool) (string, error) {
+	if set["token"] && f.token != "" {
+		return f.token, nil
+	}
+	if set["token-file"] && f.tokenFile != "" {
+		return readToken(f.tokenFile)
+	}
+	if t := strings.TrimSpace(os.Getenv("PYBOX_TOKEN")); t != "" {
+		return t, nil
+	}
+	if f.tokenFile != "" {
+		return readToken(f.tokenFile)
+	}
+	return f.token, nil
+}
+
+func readToken(file string) (string, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", fmt.Errorf("token file: %w", err)
+	}
+	t := strings.TrimSpace(string(b))
+	if t == "" {
+		return "", fmt.Errorf("token file %s is empty", file)
+	}
+	return t, nil
+}
+
+// parse parses the flags and the config file.
+func (f *serveFlags) parse(name, help string, args []string, http bool) (code int, ok bool) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	f.register(fs, http)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), help)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "pybox %s: unexpected arguments %q\n", name, fs.Args())
+		return 2, false
+	}
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if err := f.applyFile(set); err != nil {
+		fmt.Fprintf(os.Stderr, "pybox %s: %v\n", name, err)
+		return 2, false
+	}
+	if http {
+		t, err := f.resolveToken(set)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "pybox %s: %v\n", name, err)
+			return 2, false
+		}
+		f.token = t
+	}
+	return 0, true
+}
+
+// server starts the engine and builds the Server. cleanup closes both.
+func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logger) (*serve.Server, func(), error) {
+	policy, err := f.sandbox.policy()
+	if err != nil {
+		return nil, nil, err
+	}
+	rc := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, WarmPool: f.warmPool}
+	userDir := ""
+	if dir, err := packages.UserDir(); err == nil {
+		rc.UserPackages, userDir = dir, dir
+	}
+	eng, err := startEngine(ctx, rc, f.quiet)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := serve.New(serve.Config{
+		Box: tools.Config{
+			Engine:       eng,
+			Policy:       policy,
+			Limits:       runtime.Limits{Timeout: f.timeout, Memory: int64(f.memory), Output: int64(f.output), KillAfter: f.killAfter},
+			MaxTimeout:   f.maxTimeout,
+			Sessions:     runtime.SessionsConfig{Max: f.maxSessions, IdleTimeout: f.idleTimeout, Session: runtime.SessionConfig{Memory: int64(f.memory)}},
+			UserPackages: userDir,
+		},
+		Token:           f.token,
+		MaxConcurrent:   f.maxConcurrent,
+		MaxQueue:        f.queue,
+		QueueTimeout:    f.queueTimeout,
+		MaxRequestBytes: int64(f.maxRequest),
+		IdleTimeout:     f.idleTimeout,
+		MaxWorkspaces:   f.maxWorkspaces,
+		Grace:           f.grace,
+		Logger:          logger,
+		Version:         version,
+	})
+	if err != nil {
+		eng.Close(context.Background())
+		return nil, nil, err
+	}
+	return s, func() {
+		s.Close()
+		eng.Close(context.Background())
+	}, nil
+}
+
+func (f *serveFlags) logger() *slog.Logger {
+	level := slog.LevelInfo
+	if f.quiet {
+		level = slog.LevelWarn
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// onSignal restores the default signal behaviour once the first signal has
+// started a graceful shutdown, so that a second Ctrl-C ends the process.
+func onSignal(ctx context.Context, msg string) {
+	go func() {
+		<-ctx.Done()
+		signal.Reset(os.Interrupt, syscall.SIGTERM)
+		fmt.Fprintln(os.Stderr, msg)
+	}()
+}
+
+const serveHelp = `Usage: pybox serve [flags]
+
+Serves the sandbox's tools (execute_python, copy_to_sandbox, ls, read_file,
+write_file, describe, help) over HTTP:
+  /mcp           MCP, streamable HTTP transport (one workspace per MCP session)
+  /v1/...        a JSON API: POST /v1/execute, POST /v1/tools/{name},
+                 workspaces, sessions, file download (see /openapi.json)
+Listens on 127.0.0.1:8765 by default. A bearer token (PYBOX_TOKEN, --token-file,
+or token_file in the [serve] section of --config) is required on other
+addresses. Calls beyond --max-concurrent wait in a queue (--queue,
+--queue-timeout) and are refused as busy (429, Retry-After) past it.
+SIGINT/SIGTERM: stop accepting, let running code finish for --grace, then
+interrupt it, then exit.
+
+Flags (the [serve] section of --config sets the same, flags win):
+`
+
+func cmdServe(ctx context.Context, args []string) int {
+	var f serveFlags
+	if code, ok := f.parse("serve", serveHelp, args, true); !ok {
+		return code
+	}
+	if err := serve.CheckAddr(f.addr, f.token != ""); err != nil {
+		fmt.Fprintf(os.Stderr, "pybox serve: %v\n", err)
+		return 2
+	}
+	logger := f.logger()
+	s, cleanup, err := f.server(ctx, "serve", logger)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pybox serve: %v\n", err)
+		return runtime.ExitCodeInternal
+	}
+	defer cleanup()
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pybox serve: %v\n", err)
+		return 2
+	}
+	auth := "no token (loopback only)"
+	if f.token != "" {
+		auth = "bearer token required"
+	}
+	fmt.Fprintf(os.Stderr, "pybox serve: listening on http://%s (MCP at /mcp, API at /v1, /openapi.json); %s\n", ln.Addr(), auth)
+	onSignal(ctx, fmt.Sprintf("pybox serve: shutting down: running code has %s to finish (Ctrl-C again to exit now)", f.grace))
+	if err := s.Serve(ctx, ln); err != nil {
+		fmt.Fprintf(os.Stderr, "pybox serve: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+const mcpHelp = `Usage: pybox mcp [flags]
+
+Serves the sandbox's tools over MCP on standard input and output (the stdio
+transport), for MCP clients that start pybox themselves: the OpenAI Agents SDK
+(MCPServerStdio), tiny-agents, Claude Desktop. One workspace for the
+connection: files and sessions (session_id) last until the client hangs up.
+Logs go to standard error.
+
+Flags (the [serve] section of --config sets the same, flags win):
+`
+
+func cmdMCP(ctx context.Context, args []string) int {
+	var f serveFlags
+	if code, ok := f.parse("mcp", mcpHelp, args, false); !ok {
+		return code
+	}
+	f.quiet = true // stderr is often shown to the user by MCP clients
+	s, cleanup, err := f.server(ctx, "mcp", f.logger())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pybox mcp: %v\n", err)
+		return runtime.ExitCodeInternal
+	}
+	defer cleanup()
+	onSignal(ctx, "pybox mcp: shutting down")
+	if err := s.ServeStdio(ctx, os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "pybox mcp: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+const toolsHelp = `Usage: pybox tools [--format openai|mcp|json]
+
+Prints the tool definitions the model sees, as JSON:
+  openai  Chat Completions "tools" entries ({"type":"function","function":{...}})
+  mcp     MCP tools/list entries (name, description, inputSchema)
+  json    name, description, parameters
+
+Flags:
+`
+
+func cmdTools(ctx context.Context, args []string) int {
+	var format string
+	var f serveFlags
+	fs := flag.NewFlagSet("tools", flag.ContinueOnError)
+	fs.StringVar(&format, "format", "openai", "output `format`: openai, mcp or json")
+	f.register(fs, false)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), toolsHelp)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if format != "openai" && format != "mcp" && format != "json" {
+		fmt.Fprintf(os.Stderr, "pybox tools: unknown format %q: use openai, mcp or json\n", format)
+		return 2
+	}
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if err := f.applyFile(set); err != nil {
+		fmt.Fprintf(os.Stderr, "pybox tools: %v\n", err)
+		return 2
+	}
+	f.quiet = true
+	s, cleanup, err := f.server(ctx, "tools", f.logger())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pybox tools: %v\n", err)
+		return runtime.ExitCodeInternal
+	}
+	defer cleanup()
+	var out []any
+	for _, t := range s.Tools() {
+		switch format {
+		case "openai":
+			out = append(out, t.OpenAI())
+		case "mcp":
+			out = append(out, map[string]any{"name": t.Name, "description": t.Description, "inputSchema": t.Parameters})
+		default:
+			out = append(out, serve.ToolInfo{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
+		}
+	}
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		fmt.Fprintf(os.Stderr, "pybox tools: %v\n", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestCLIServeRefusesPublicAddressWithoutToken(t *testing.T) {
+	r := pyboxEnv(t, []string{"PYBOX_TOKEN="}, "", "serve", "--addr", "0.0.0.0:0")
+	if r.code != 2 || !strings.Contains(r.stderr, "without a token") {
+		t.Fatalf("code %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+func TestCLITools(t *testing.T) {
+	r := pybox(t, "", "tools", "--format", "openai")
+	var fns []struct {
+		Type     string
+		Function struct {
+			Name       string
+			Parameters map[string]any
+		}
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &fns) != nil || len(fns) != 7 {
+		t.Fatalf("tools --format openai: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	for _, f := range fns {
+		if f.Type != "function" || f.Function.Name == "" || f.Function.Parameters["type"] != "object" {
+			t.Errorf("bad function: %+v", f)
+		}
+	}
+	r = pybox(t, "", "tools", "--format", "mcp")
+	var mcpTools []struct {
+		Name        string
+		InputSchema map[string]any `json:"inputSchema"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &mcpTools) != nil || len(mcpTools) != 7 || mcpTools[0].InputSchema == nil {
+		t.Fatalf("tools --format mcp: %d %s", r.code, r.stdout)
+	}
+}
+
+// server is a running `pybox serve`.
+type server struct {
+	cmd    *exec.Cmd
+	url    string
+	token  string
+	stderr *bytes.Buffer
+}
+
+// startServe starts `pybox serve` on a free loopback port with a token
+// file and waits until it answers.
+func startServe(t *testing.T, args ...string) *server {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	token := fmt.Sprintf("tok-%d", time.Now().UnixNano())
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(tokenFile, []byte(token+"\n"), 0o600)
+	s := &server{url: "http://" + addr, token: token, stderr: &bytes.Buffer{}}
+	s.cmd = exec.Command(binary, append([]string{"serve", "--addr", addr, "--token-file", tokenFile}, args...)...)
+	s.cmd.Stderr = s.stderr
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if s.cmd.ProcessState == nil {
+			s.cmd.Process.Kill()
+			s.cmd.Wait()
+		}
+	})
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		res, err := http.Get(s.url + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return s
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pybox serve did not start: %s", s.stderr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (s *server) post(t *testing.T, path, body string) (int, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", s.url+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	return res.StatusCode, data
+}
+
+// stop sends SIGTERM and waits for the exit status.
+func (s *server) stop(t *testing.T, within time.Duration) int {
+	t.Helper()
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- s.cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(within):
+		t.Fatalf("pybox serve still running %v after SIGTERM: %s", within, s.stderr)
+	}
+	return s.cmd.ProcessState.ExitCode()
+}
+
+// TestCLIServeGracefulShutdown: SIGTERM lets running code finish, refuses
+// new work, and exits 0.
+func TestCLIServeGracefulShutdown(t *testing.T) {
+	s := startServe(t, "--grace", "20s")
+	if st, data := s.post(t, "/v1/execute", `{"code":"1"}`); st != 200 {
+		t.Fatalf("execute: %d %s", st, data)
+	}
+	req, _ := http.NewRequest("POST", s.url+"/v1/execute", nil)
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 401 {
+		t.Fatalf("no token: %v %v", res, err)
+	}
+	type answer struct {
+		status int
+		body   []byte
+	}
+	got := make(chan answer, 1)
+	go func() {
+		st, body := s.post(t, "/v1/execute", `{"code":"import time; time.sleep(1.5); print('finished')"}`)
+		got <- answer{st, body}
+	}()
+	time.Sleep(500 * time.Millisecond)
+	code := s.stop(t, 30*time.Second)
+	a := <-got
+	if a.status != 200 || !bytes.Contains(a.body, []byte(`"stdout":"finished\n"`)) {
+		t.Fatalf("running call during shutdown: %d %s", a.status, a.body)
+	}
+	if code != 0 || !strings.Contains(s.stderr.String(), "shutting down") {
+		t.Fatalf("exit %d: %s", code, s.stderr)
+	}
+}
+
+// TestRealMCPClients runs MCP clients from the npm registry, written by
+// others, against the built binary: the official MCP TypeScript SDK and the
+// OpenAI Agents SDK for JavaScript, over stdio and streamable HTTP (see
+// scripts/mcp-clients/check.mjs). Without node and npm it is skipped,
+// unless PYBOX_REQUIRE_NODE=1 (scripts/test.sh sets it): then it fails.
+func TestRealMCPClients(t *testing.T) {
+	node, errNode := exec.LookPath("node")
+	npm, errNpm := exec.LookPath("npm")
+	if errNode != nil || errNpm != nil {
+		if os.Getenv("PYBOX_REQUIRE_NODE") == "1" {
+			t.Fatal("node and npm are required (PYBOX_REQUIRE_NODE=1) to run the real MCP clients")
+		}
+		t.Skip("node or npm not found; set PYBOX_REQUIRE_NODE=1 to make this a failure")
+	}
+	dir, err := filepath.Abs("../../scripts/mcp-clients")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// npm ci unless node_modules was installed from this very lock file.
+	lock, _ := os.Stat(filepath.Join(dir, "package-lock.json"))
+	inst, err := os.Stat(filepath.Join(dir, "node_modules", ".package-lock.json"))
+	if err != nil || lock == nil || inst.ModTime().Before(lock.ModTime()) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		ci := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund")
+		ci.Dir = dir
+		if out, err := ci.CombinedOutput(); err != nil {
+			t.Fatalf("npm ci: %v\n%s", err, out)
+		}
+	}
+	s := startServe(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "check.mjs")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PYBOX_BIN="+binary, "PYBOX_URL="+s.url+"/mcp", "PYBOX_TOKEN="+s.token)
+	stdout, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		t.Log(sc.Text())
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("MCP clients failed: %v\n%s\npybox serve:\n%s", err, stderr.String(), s.stderr)
+	}
+	if code := s.stop(t, 60*time.Second); code != 0 {
+		t.Fatalf("pybox serve exit %d: %s", code, s.stderr)
+	}
+}
