@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# test.sh — the project's test command (README, .ci/run). Needs only Go: the
-# runtime bundle is committed under assets/, so nothing is rebuilt here.
+# test.sh — the project's test command (README, .ci/run). Needs Go, and
+# PostgreSQL from Debian's packages (scripts/test-postgres.sh installs it):
+# the runtime bundle is committed under assets/, so nothing is rebuilt here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,5 +20,8 @@ go vet -stdmethods=false ./fsbridge
 for target in linux/amd64 darwin/arm64; do
   GOOS=${target%/*} GOARCH=${target#*/} CGO_ENABLED=0 go build -o /dev/null ./cmd/pybox
 done
+# A throwaway PostgreSQL for the agent's PostgreSQL store (installed from
+# Debian's packages if missing; stopped when this script exits).
+source scripts/test-postgres.sh
 # -race everywhere: the runtime, sessions and servers are concurrent.
 go test -race -count=1 -timeout 30m ./...
