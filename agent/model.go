@@ -14,6 +14,10 @@ import (
 	"github.com/openai/openai-go/v3"
 )
 
+// ErrModel marks errors of the model endpoint (connection, HTTP status):
+// errors.Is(err, ErrModel) tells them from pybox's own.
+var ErrModel = errors.New("model request failed")
+
 // modelRetries is how often a failed model request is tried again.
 const modelRetries = 2
 
@@ -35,7 +39,7 @@ func (r *runner) callModel(ctx context.Context) (*ModelMessage, error) {
 			return nil, ctx.Err()
 		}
 		if attempt >= modelRetries || !retryable(err) {
-			return nil, fmt.Errorf("agent: model request: %w", err)
+			return nil, fmt.Errorf("agent: %w: %w", ErrModel, err)
 		}
 		r.emit(Event{Kind: EventRetry, Text: err.Error()})
 		select {

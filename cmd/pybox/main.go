@@ -7,6 +7,7 @@
 //	pybox run - [args...]            run code read from standard input
 //	pybox repl                       an interactive persistent session
 //	pybox cp HOST_SRC GUEST_DEST     copy a host file into the sandbox
+//	pybox agent "task"               a model solves the task with the tools
 //	pybox version                    print versions of pybox and the bundle
 //
 // Run `pybox help` or `pybox run -h` for flags.
@@ -40,6 +41,8 @@ func mainWithCode(args []string) int {
 		return cmdCp(args[1:])
 	case "packages":
 		return cmdPackages(ctx, args[1:])
+	case "agent":
+		return cmdAgent(ctx, args[1:])
 	case "version", "--version":
 		return cmdVersion(args[1:])
 	case "help", "-h", "--help":
@@ -61,6 +64,7 @@ Usage:
   pybox repl [flags]                      an interactive persistent session
   pybox cp [flags] HOST_SRC GUEST_DEST     copy a readable host file into the sandbox
   pybox packages [add FILE.whl...]         list importable packages, add pure-Python wheels
+  pybox agent [flags] "task"              a model solves the task with Python (pybox agent -h)
   pybox version                           show versions
 
 Run "pybox run -h" for the flags of run.
