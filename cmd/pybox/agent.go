@@ -561,4 +561,3 @@ func clipLine(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
-
