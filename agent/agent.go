@@ -244,6 +244,7 @@ type runner struct {
 	lastText  string
 	images    []Image               // images of the current batch of tool results
 	pending   []ToolCall            // tool calls of the last model message not yet done
+	callIDs   map[string]bool       // every tool call id of the task
 	started   map[string]bool       // call ids with a tool_start record
 	done      map[string]bool       // call ids with a tool_done record
 	outFiles  map[string]FileChange // /output files the task changed, by path
@@ -269,7 +270,7 @@ func open(ctx context.Context, cfg Config, id string) (*runner, func(), []Step, 
 	}
 	r := &runner{
 		cfg: cfg, id: id, store: cfg.Store, box: cfg.Box,
-		started: map[string]bool{}, done: map[string]bool{},
+		callIDs: map[string]bool{}, started: map[string]bool{}, done: map[string]bool{},
 		outFiles: map[string]FileChange{}, wantFiles: map[string]FileChange{},
 		hostPaths: map[string]File{}, sessions: map[string]bool{},
 	}
@@ -403,6 +404,7 @@ func (r *runner) addModelMessage(m *ModelMessage) {
 		r.lastText = m.Content
 	}
 	for _, c := range m.ToolCalls {
+		r.callIDs[c.ID] = true
 		args := c.Arguments
 		if strings.TrimSpace(args) == "" {
 			args = "{}"

@@ -488,3 +488,28 @@ func TestModelErrors(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// Servers that number tool calls call_0, call_1 in every response: each
+// call still runs, and gets its own result.
+func TestRepeatedCallIDs(t *testing.T) {
+	srv := fakellm.New(func(n int, req *fakellm.Request) fakellm.Reply {
+		if n < 2 {
+			return fakellm.Reply{Calls: []fakellm.Call{{ID: "call_0", Name: "execute_python", Arguments: py(t, fmt.Sprintf("print('run %d')", n))}}}
+		}
+		var texts []string
+		for _, m := range req.Messages {
+			if m.Role == "tool" {
+				texts = append(texts, m.ToolCallID+"="+strings.Split(m.Text, "\n")[2])
+			}
+		}
+		return fakellm.Reply{Content: strings.Join(texts, ";")}
+	})
+	defer srv.Close()
+	out, err := agent.Run(context.Background(), config(srv, newBox(t, fsbridge.Policy{})), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Answer != "call_0=run 0;pybox_call_2_0=run 1" {
+		t.Fatalf("answer %q", out.Answer)
+	}
+}

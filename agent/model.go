@@ -123,12 +123,14 @@ func (r *runner) stream(ctx context.Context, params openai.ChatCompletionNewPara
 	if len(m.ToolCalls) == 0 {
 		m.Content, m.ToolCalls = textToolCalls(m.Content)
 	}
-	// Ids must exist and be distinct: each tool message answers one.
+	// Ids must exist and be distinct over the whole task: each tool
+	// message answers one, and a stored result is found by its id (some
+	// servers number calls call_0, call_1... in every response).
 	seen := map[string]bool{}
 	for i := range m.ToolCalls {
 		c := &m.ToolCalls[i]
-		if c.ID == "" || seen[c.ID] {
-			c.ID = fmt.Sprintf("call_%d_%d", r.turns, i)
+		if c.ID == "" || seen[c.ID] || r.callIDs[c.ID] {
+			c.ID = fmt.Sprintf("pybox_call_%d_%d", r.turns, i)
 		}
 		seen[c.ID] = true
 	}

@@ -187,6 +187,9 @@ func cmdAgent(ctx context.Context, args []string) int {
 		TaskID:   f.taskID,
 		NoImages: f.noImages || (file.Images != nil && !*file.Images),
 	}
+	if f.resume != "" {
+		cfg.Model = f.model // a resumed task keeps its model unless --model says otherwise
+	}
 	if f.resume == "" && cfg.Model == "" {
 		return fail(2, "no model: pass --model, set PYBOX_MODEL, or put \"model\" in the agent config")
 	}
