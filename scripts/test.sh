@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# test.sh — the project's test command (README, .ci/run). Needs only Go: the
-# runtime bundle is committed under assets/, so nothing is rebuilt here.
+# test.sh — the project's test command (README, .ci/run). Needs Go, and
+# PostgreSQL from Debian's packages (scripts/test-postgres.sh installs it):
+# the runtime bundle is committed under assets/, so nothing is rebuilt here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,5 +23,8 @@ done
 # The real MCP clients (scripts/mcp-clients, installed with npm ci) must run
 # here: without node/npm the test fails instead of skipping.
 export PYBOX_REQUIRE_NODE=1
+# A throwaway PostgreSQL for the agent's PostgreSQL store (installed from
+# Debian's packages if missing; stopped when this script exits).
+source scripts/test-postgres.sh
 # -race everywhere: the runtime, sessions and servers are concurrent.
 go test -race -count=1 -timeout 30m ./...

@@ -177,3 +177,7 @@ func (b *Box) Close() error {
 	b.sessions.Close()
 	return b.sb.Close()
 }
+
+// Policy returns the sandbox policy the Box was made with (without the
+// /help mount it adds), e.g. to know which folders are writable.
+func (b *Box) Policy() fsbridge.Policy { return b.cfg.Policy }

@@ -10,6 +10,7 @@
 //	pybox serve                      MCP (streamable HTTP) and a JSON API
 //	pybox mcp                        MCP over stdio
 //	pybox tools --format openai      print the tools' schemas
+//	pybox agent "task"               a model solves the task with the tools
 //	pybox version                    print versions of pybox and the bundle
 //
 // Run `pybox help` or `pybox run -h` for flags.
@@ -49,6 +50,8 @@ func mainWithCode(args []string) int {
 		return cmdMCP(ctx, args[1:])
 	case "tools":
 		return cmdTools(ctx, args[1:])
+	case "agent":
+		return cmdAgent(ctx, args[1:])
 	case "version", "--version":
 		return cmdVersion(args[1:])
 	case "help", "-h", "--help":
@@ -73,6 +76,7 @@ Usage:
   pybox serve [flags]                     MCP at /mcp and a JSON API on 127.0.0.1:8765
   pybox mcp [flags]                       MCP over stdio (for clients that start pybox)
   pybox tools [--format openai|mcp|json]  print the tools' JSON schemas
+  pybox agent [flags] "task"              a model solves the task with Python (pybox agent -h)
   pybox version                           show versions
 
 Run "pybox run -h" for the flags of run.

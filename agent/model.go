@@ -1,0 +1,176 @@
+package agent
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+)
+
+// ErrModel marks errors of the model endpoint (connection, HTTP status):
+// errors.Is(err, ErrModel) tells them from pybox's own.
+var ErrModel = errors.New("model request failed")
+
+// modelRetries is how often a failed model request is tried again.
+const modelRetries = 2
+
+// callModel asks the model for the next message, streaming, and retries
+// requests that failed for reasons that may pass (network, 5xx, 429). A
+// failed request has no effects, so retrying is safe.
+func (r *runner) callModel(ctx context.Context) (*ModelMessage, error) {
+	params := openai.ChatCompletionNewParams{
+		Model:    r.model,
+		Messages: r.msgs,
+		Tools:    r.params,
+	}
+	for attempt := 0; ; attempt++ {
+		m, err := r.stream(ctx, params)
+		if err == nil {
+			return m, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if attempt >= modelRetries || !retryable(err) {
+			return nil, fmt.Errorf("agent: %w: %w", ErrModel, err)
+		}
+		r.emit(Event{Kind: EventRetry, Text: err.Error()})
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Duration(attempt+1) * time.Second):
+		}
+	}
+}
+
+func retryable(err error) bool {
+	var apiErr *openai.Error
+	if errors.As(err, &apiErr) {
+		s := apiErr.StatusCode
+		return s == http.StatusRequestTimeout || s == http.StatusConflict || s == http.StatusTooManyRequests || s >= 500
+	}
+	return true
+}
+
+// stream makes one streaming request and assembles the message from its
+// deltas: content, reasoning (vLLM's reasoning_content or reasoning field)
+// and tool calls, which arrive in pieces keyed by index (several at once
+// for parallel calls).
+func (r *runner) stream(ctx context.Context, params openai.ChatCompletionNewParams) (*ModelMessage, error) {
+	s := r.client.Chat.Completions.NewStreaming(ctx, params, r.cfg.RequestOptions...)
+	defer s.Close()
+	var m ModelMessage
+	var content, reasoning strings.Builder
+	calls := map[int64]*ToolCall{}
+	var order []int64
+	for s.Next() {
+		chunk := s.Current()
+		for _, ch := range chunk.Choices {
+			if ch.Index != 0 {
+				continue
+			}
+			d := ch.Delta
+			if d.Content != "" {
+				content.WriteString(d.Content)
+				r.emit(Event{Kind: EventText, Text: d.Content})
+			}
+			for _, key := range []string{"reasoning_content", "reasoning"} {
+				if f, ok := d.JSON.ExtraFields[key]; ok {
+					var t string
+					if json.Unmarshal([]byte(f.Raw()), &t) == nil && t != "" {
+						reasoning.WriteString(t)
+						r.emit(Event{Kind: EventReasoning, Text: t})
+						break
+					}
+				}
+			}
+			for _, tc := range d.ToolCalls {
+				idx := max(tc.Index, 0)
+				c, ok := calls[idx]
+				if !ok {
+					c = &ToolCall{}
+					calls[idx] = c
+					order = append(order, idx)
+				}
+				if tc.ID != "" && c.ID == "" {
+					c.ID = tc.ID
+				}
+				if tc.Function.Name != "" && c.Name == "" {
+					c.Name = tc.Function.Name
+				}
+				c.Arguments += tc.Function.Arguments
+			}
+			if ch.FinishReason != "" {
+				m.FinishReason = ch.FinishReason
+			}
+		}
+	}
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	m.Content = content.String()
+	m.Reasoning = reasoning.String()
+	for _, idx := range order {
+		m.ToolCalls = append(m.ToolCalls, *calls[idx])
+	}
+	if len(m.ToolCalls) == 0 {
+		m.Content, m.ToolCalls = textToolCalls(m.Content)
+	}
+	// Ids must exist and be distinct over the whole task: each tool
+	// message answers one, and a stored result is found by its id (some
+	// servers number calls call_0, call_1... in every response).
+	seen := map[string]bool{}
+	for i := range m.ToolCalls {
+		c := &m.ToolCalls[i]
+		if c.ID == "" || seen[c.ID] || r.callIDs[c.ID] {
+			c.ID = fmt.Sprintf("pybox_call_%d_%d", r.turns, i)
+		}
+		seen[c.ID] = true
+	}
+	return &m, nil
+}
+
+// hermesCall matches a tool call a Qwen model wrote as text, which vLLM
+// leaves in the content when it runs without a tool-call parser:
+// <tool_call>{"name": ..., "arguments": {...}}</tool_call>.
+var hermesCall = regexp.MustCompile(`(?s)<tool_call>\s*(.*?)\s*</tool_call>`)
+
+// textToolCalls takes tool calls written as text out of content.
+func textToolCalls(content string) (string, []ToolCall) {
+	if !strings.Contains(content, "<tool_call>") {
+		return content, nil
+	}
+	var calls []ToolCall
+	rest := hermesCall.ReplaceAllStringFunc(content, func(s string) string {
+		body := hermesCall.FindStringSubmatch(s)[1]
+		var c struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		if json.Unmarshal([]byte(body), &c) != nil || c.Name == "" {
+			return s
+		}
+		args := string(c.Arguments)
+		var str string
+		if json.Unmarshal(c.Arguments, &str) == nil {
+			args = str // arguments given as a JSON string
+		}
+		calls = append(calls, ToolCall{Name: c.Name, Arguments: args})
+		return ""
+	})
+	if len(calls) == 0 {
+		return content, nil
+	}
+	return strings.TrimSpace(rest), calls
+}
+
+func dataURL(mime string, data []byte) string {
+	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(data)
+}
