@@ -31,7 +31,7 @@
 # Environment: WORK (default build/upstream-tests; results are kept there),
 # SDIST_DIR, RUN_TIMEOUT (per pybox run, default 60m; a run that hits it
 # records the test then running as crashed, "timed out"), MEMORY (default 2GiB),
-# MAX_RUNS (pybox runs per subset, default 12), PYTEST_ARGS (extra args,
+# MAX_RUNS (pybox runs per subset, default 200), PYTEST_ARGS (extra args,
 # e.g. "-k linspace").
 set -euo pipefail
 
@@ -41,7 +41,7 @@ WORK=${WORK:-$ROOT/build/upstream-tests}
 SDIST_DIR=${SDIST_DIR:-${PYBOX_BUILD_DIR:-$ROOT/build}/src}
 RUN_TIMEOUT=${RUN_TIMEOUT:-60m}
 MEMORY=${MEMORY:-2GiB}
-MAX_RUNS=${MAX_RUNS:-12}
+MAX_RUNS=${MAX_RUNS:-200}
 
 # Same versions and checksums as scripts/build-numpy.sh, build-pillow.sh.
 NUMPY_VERSION=2.4.6
@@ -78,7 +78,9 @@ mkdir -p "$WORK/src" "$WORK/results" "$WORK/gen"
 started=$(date +%s)
 
 log "pybox"
-(cd "$ROOT" && CGO_ENABLED=0 go build -o "$WORK/pybox" ./cmd/pybox)
+# (built aside and renamed: another run.sh may be using $WORK/pybox)
+(cd "$ROOT" && CGO_ENABLED=0 go build -o "$WORK/pybox.new" ./cmd/pybox)
+mv "$WORK/pybox.new" "$WORK/pybox"
 PYBOX=$WORK/pybox
 
 install_wheels() { # suite: requirements-SUITE.txt -> $WORK/packages-SUITE
@@ -127,8 +129,9 @@ assert src.count(old) == 1, "numpy's conftest.py changed: revisit this patch"
 new = ("# pybox: _multiarray_tests (test-only C module) is not in the bundle, and\n"
        "# wasm has no FPU control word that a test could change.\n"
        "def get_fpu_mode():\n    return 0\n")
-open(sys.argv[2], "w").write(src.replace(old, new))
+open(sys.argv[2] + ".new", "w").write(src.replace(old, new))
 PY
+mv "$WORK/gen/numpy_conftest.py.new" "$WORK/gen/numpy_conftest.py"
 
 for s in $subsets; do
   res=$WORK/results/$s.jsonl

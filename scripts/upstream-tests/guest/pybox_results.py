@@ -13,7 +13,15 @@ Record kinds (``ev``):
   test     {"ev": "test", "nodeid", "outcome", "reason", "where", "duration"}
            outcome: passed, failed, error (setup/teardown), skipped,
            xfailed, xpassed, crashed
-  collect  {"ev": "collect", "nodeid", "outcome": "collect-error", "reason"}
+  collect  {"ev": "collect", "nodeid", "outcome", "reason"}: a file that
+           failed to import (collect-error), skipped itself (skipped-file)
+           or crashed the interpreter while imported (crashed)
+  collectstart {"ev": "collectstart", "nodeid"}: a test file is being
+           imported; if that is the last line, the import killed the run
+           (run_pytest.py records it as a crashed file and --ignores it)
+  collected {"ev": "collected", "nodeids": [...]}  every test of the first
+           run's collection (later runs only collect the files still to do,
+           see run_pytest.py; tally.py counts what never ran as "not run")
 """
 
 import json
@@ -29,8 +37,6 @@ def pytest_addoption(parser):
     group = parser.getgroup("pybox")
     group.addoption("--pybox-results", default=None,
                     help="append one JSON line per test to this file")
-    group.addoption("--pybox-last-exit", default=None,
-                    help="exit status of the previous run (recorded for its unfinished test)")
 
 
 def _short(text):
@@ -39,10 +45,10 @@ def _short(text):
 
 
 class Recorder:
-    def __init__(self, path, last_exit):
+    def __init__(self, path):
         self.done = set()
         self.collect_errors = set()
-        pending = None
+        self.have_collected = False
         if os.path.exists(path):
             with open(path) as f:
                 for line in f:
@@ -50,22 +56,13 @@ class Recorder:
                         rec = json.loads(line)
                     except ValueError:
                         continue  # a line cut by a crash
-                    if rec["ev"] == "start":
-                        pending = rec["nodeid"]
-                    elif rec["ev"] == "test":
+                    if rec["ev"] == "test":
                         self.done.add(rec["nodeid"])
-                        if rec["nodeid"] == pending:
-                            pending = None
                     elif rec["ev"] == "collect":
                         self.collect_errors.add(rec["nodeid"])
+                    elif rec["ev"] == "collected":
+                        self.have_collected = True
         self.f = open(path, "a")
-        if pending is not None and pending not in self.done:
-            why = {"124": "timed out (pybox --timeout)",
-                   "126": "interpreter crashed (wasm trap)"}.get(
-                       str(last_exit), f"run ended (exit status {last_exit})")
-            self.write(ev="test", nodeid=pending, outcome="crashed",
-                       reason=why, where="", duration=0)
-            self.done.add(pending)
         self.current = {}
 
     def write(self, **rec):
@@ -75,6 +72,9 @@ class Recorder:
     # -- hooks -------------------------------------------------------------
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config, items):
+        if not self.have_collected:
+            self.have_collected = True
+            self.write(ev="collected", nodeids=[item.nodeid for item in items])
         if not self.done:
             return
         keep, drop = [], []
@@ -85,11 +85,24 @@ class Recorder:
             items[:] = keep
 
     def pytest_collectreport(self, report):
-        if report.failed and report.nodeid not in self.collect_errors:
+        if report.nodeid in self.collect_errors:
+            return
+        if report.failed:
             self.collect_errors.add(report.nodeid)
             reason, where = _failure(report)
             self.write(ev="collect", nodeid=report.nodeid,
                        outcome="collect-error", reason=reason, where=where)
+        elif report.skipped:  # a whole file skipped (importorskip, skip(allow_module_level))
+            self.collect_errors.add(report.nodeid)
+            lr = report.longrepr
+            self.write(ev="collect", nodeid=report.nodeid, outcome="skipped-file",
+                       reason=_short(lr[2] if isinstance(lr, tuple) else lr), where="")
+
+    def pytest_collectstart(self, collector):
+        # Importing a test file can kill the interpreter too; run_pytest.py
+        # reads this back when it is the last line of the file.
+        if isinstance(collector, pytest.Module):
+            self.write(ev="collectstart", nodeid=collector.nodeid)
 
     def pytest_runtest_logstart(self, nodeid, location):
         self.write(ev="start", nodeid=nodeid)
@@ -142,7 +155,7 @@ def pytest_configure(config):
     path = config.getoption("pybox_results")
     if path:
         config.pluginmanager.register(
-            Recorder(path, config.getoption("pybox_last_exit")), "pybox_recorder")
+            Recorder(path), "pybox_recorder")
 
 
 if __name__ == "__main__":
