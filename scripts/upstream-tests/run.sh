@@ -5,8 +5,9 @@
 #   bash scripts/upstream-tests/run.sh                 # every subset below
 #   bash scripts/upstream-tests/run.sh fft linalg      # some of them
 #
-# NOT part of .ci/run or scripts/test.sh: the full run takes about an hour
-# on 2 cores (docs/upstream-tests.md has the numbers). It needs only Go,
+# NOT part of .ci/run or scripts/test.sh: the full run takes 11 minutes on 2
+# lightly loaded cores, about 30 on busy ones (docs/upstream-tests.md has the
+# numbers). It needs only Go,
 # python3 with pip (to download the test wheels), and the two sdists, taken
 # from $SDIST_DIR (default: build/src, where the build scripts keep them) or
 # downloaded with pip. Nothing is compiled except pybox itself.
@@ -22,9 +23,10 @@
 #      test is the bundle's;
 #   4. per subset, runs guest/run_pytest.py in `pybox run`; each test's
 #      outcome is appended to $WORK/results/SUBSET.jsonl as it finishes. If
-#      the interpreter dies (wasm trap) or a run times out, the test that
-#      was running is recorded as crashed and pytest is started again on the
-#      tests not yet done;
+#      the interpreter dies (wasm trap) or a run times out, the test (or
+#      test file being imported) that was running is recorded as crashed and
+#      pytest is started again on the files with tests not yet done; a file
+#      with 3 crashed tests is not resumed;
 #   5. tally.py prints passed/failed/skipped/errors per subset and the
 #      failures grouped by reason (rules in tally.py).
 #
