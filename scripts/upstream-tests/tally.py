@@ -1,0 +1,158 @@
+"""Counts and failure classes from run.sh's results (one JSON line per test).
+
+    python3 tally.py RESULTS_DIR [SUBSET...]          # the tables
+    python3 tally.py RESULTS_DIR --list [SUBSET...]   # every non-pass, classified
+
+A failure (failed, error, collect-error, crashed) gets the first class in
+RULES whose pattern matches "outcome | nodeid | reason | where". The rules were written
+after reading the tracebacks in RESULTS_DIR/SUBSET.log; a failure that no rule
+matches is printed as "unclassified" -- i.e. not yet understood, possibly a
+real bug in the build.
+"""
+
+import collections
+import json
+import os
+import re
+import sys
+
+# (class, regex over "outcome | nodeid | reason | where"), first match wins.
+RULES = [
+    ("numpy bug on wasm32: a C method defined with the wrong parameter count "
+     "(numpy scalars' __copy__, so copy.copy(np.float64(1)); private "
+     "_get_castingimpl; a test dtype's __reduce__); the indirect call traps",
+     r"^crashed \| numpy/_core/tests/(test_arraymethod\.py|test_casting_unittests\.py"
+     r"|test_custom_dtypes\.py::TestSFloat::test_np_save_load"
+     r"|test_regression\.py::TestRegression::test_scalar_copy)"),
+    ("Pillow bug on wasm32: __arrow_c_schema__/__arrow_c_array__ (C) take 1 "
+     "parameter but are registered METH_VARARGS; the indirect call traps",
+     r"^crashed \| Tests/test_arrow\.py"),
+    ("needs a numpy test-only C module (not built into the bundle)",
+     r"test-only C module|<absent numpy\._core\.|_add_newdoc_ufunc.*Absent"
+     r"|\| numpy/_core/tests/test_extint128\.py::"
+     r"|test_third_party_scalar_type"),
+    ("numpy file I/O through a file descriptor (np.save/np.load of .npy, tofile, "
+     "fromfile): numpy os.dup()s the fd and WASI has no dup -- bundle bug",
+     r"Errno 58\] Not supported.*(_format_impl|tofile|fromfile|npyio)"
+     r"|test_format\.py.*Errno 58|test_longdouble\.py::TestFileBased::"
+     r"|(fromfile|tofile).*Errno 58\] Not supported"),
+    ("bundle bug: `import numpy.testing` fails (build-numpy.sh leaves out "
+     "numpy/testing/_private/extbuild.py)", r"cannot import name 'extbuild'"),
+    ("pybox bug: reading past the end of a file in /tmp raises EIO instead of "
+     "returning b'' (afero MemMapFs gives io.ErrUnexpectedEOF)",
+     r"Errno 29\] I/O error.*PcdImagePlugin|test_file_tga\.py.*Errno 29"),
+    ("pybox bug: open('') raises IsADirectoryError, not FileNotFoundError",
+     r"Is a directory: ''"),
+    ("no ctypes: CPython for WASI has no _ctypes (no libffi)",
+     r"_ctypes|no ctypes|<absent ctypes|'NoneType' object has no attribute 'c_void_p'"),
+    ("no mmap module in CPython for WASI (so also no PDF plugin in Pillow, "
+     "no read-only mapped images)",
+     r"'mmap'|no mmap|<absent mmap|_core/memmap\.py|test_memmap\.py::.*'Absent'"
+     r"|KeyError: 'PDF'"
+     r"|test_save_without_changing_readonly"),
+    ("no threads in WASI", r"can't start new thread|[Cc]annot start thread"),
+    ("no subprocesses in WASI",
+     r"subprocess|_posixsubprocess|os\.fork|spawn|Popen|processes are not supported"),
+    ("no signals in WASI", r"[Ss]ignal"),
+    ("no floating-point exception flags in wasm (np.errstate cannot warn or raise)",
+     r"FloatingPointError|DID NOT WARN.*RuntimeWarning|No warnings of type.*RuntimeWarning"),
+    ("statically linked extension modules have no __file__ (pybox design)",
+     r"has no attribute '__file__'"),
+]
+
+
+def load(path):
+    """nodeid -> final record (tests and collection errors). Tests that the
+    first run collected and no run recorded come back as "not run"."""
+    recs, collected = {}, []
+    with open(path) as f:
+        for line in f:
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue  # a line cut by a crash
+            if rec["ev"] in ("test", "collect"):
+                recs[rec["nodeid"]] = rec
+            elif rec["ev"] == "collected" and not collected:
+                collected = rec["nodeids"]
+    for nodeid in collected:
+        if nodeid not in recs:
+            recs[nodeid] = {"nodeid": nodeid, "outcome": "not run", "reason": ""}
+    return recs
+
+
+def classify(rec):
+    text = (f'{rec["outcome"]} | {rec["nodeid"]} | {rec.get("reason", "")}'
+            f' | {rec.get("where", "")}')
+    for name, pattern in RULES:
+        if re.search(pattern, text):
+            return name
+    return "unclassified"
+
+
+BAD = ("failed", "error", "collect-error", "crashed")
+COLS = ["passed", "failed", "error", "skipped", "xfailed", "xpassed",
+        "crashed", "collect-error", "skipped-file", "not run"]
+
+
+def main():
+    args = sys.argv[1:]
+    listing = "--list" in args
+    args = [a for a in args if a != "--list"]
+    results, subsets = args[0], args[1:]
+    if not subsets:
+        subsets = sorted(f[:-6] for f in os.listdir(results) if f.endswith(".jsonl"))
+
+    table, classes, skips, bad = [], collections.Counter(), collections.Counter(), []
+    per_subset_classes = collections.defaultdict(collections.Counter)
+    for s in subsets:
+        path = os.path.join(results, s + ".jsonl")
+        if not os.path.exists(path):
+            continue
+        recs = load(path)
+        c = collections.Counter(r["outcome"] for r in recs.values())
+        secs = runs = "?"
+        tpath = os.path.join(results, s + ".time")
+        if os.path.exists(tpath):
+            secs, runs, _ = open(tpath).read().split()
+        table.append((s, c, secs, runs))
+        for r in recs.values():
+            if r["outcome"] in BAD:
+                k = classify(r)
+                classes[k] += 1
+                per_subset_classes[s][k] += 1
+                bad.append((s, k, r))
+            elif r["outcome"] in ("skipped", "skipped-file"):
+                skips[re.sub(r"\d+", "N", r["reason"])[:90]] += 1
+
+    if listing:
+        for s, k, r in sorted(bad, key=lambda x: (x[1], x[0], x[2]["nodeid"])):
+            print(f'{k}\t{s}\t{r["outcome"]}\t{r["nodeid"]}\t{r["reason"]}')
+        return
+
+    print("| subset | " + " | ".join(COLS) + " | total | seconds | pybox runs |")
+    print("|---" * (len(COLS) + 4) + "|")
+    tot = collections.Counter()
+    tsecs = 0
+    for s, c, secs, runs in table:
+        tot.update(c)
+        tsecs += int(secs) if secs.isdigit() else 0
+        print(f"| {s} | " + " | ".join(str(c[k]) for k in COLS)
+              + f" | {sum(c.values())} | {secs} | {runs} |")
+    print("| **total** | " + " | ".join(f"**{tot[k]}**" for k in COLS)
+          + f" | **{sum(tot.values())}** | **{tsecs}** | |")
+
+    print("\nFailures (failed + error + collect-error + crashed) by reason:\n")
+    print("| reason | " + " | ".join(s for s, *_ in table) + " | total |")
+    print("|---" * (len(table) + 2) + "|")
+    for k, n in classes.most_common():
+        print(f"| {k} | " + " | ".join(str(per_subset_classes[s][k]) for s, *_ in table)
+              + f" | {n} |")
+
+    print("\nMost common skip reasons (digits as N):\n")
+    for k, n in skips.most_common(25):
+        print(f"  {n:6d}  {k}")
+
+
+if __name__ == "__main__":
+    main()
