@@ -87,10 +87,17 @@ func (f *regFile) Read(buf []byte) (int, experimentalsys.Errno) {
 		return 0, 0
 	}
 	n, err := f.f.Read(buf)
-	if errors.Is(err, io.EOF) {
+	if atEOF(err) {
 		err = nil
 	}
 	return n, errnoOf(err)
+}
+
+// atEOF reports an error that only means "nothing more to read". afero's
+// in-memory files (/tmp) say io.ErrUnexpectedEOF when the offset is past the
+// end; POSIX read and pread return 0 bytes there, not an error.
+func atEOF(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 func (f *regFile) Pread(buf []byte, off int64) (int, experimentalsys.Errno) {
@@ -104,7 +111,7 @@ func (f *regFile) Pread(buf []byte, off int64) (int, experimentalsys.Errno) {
 		return 0, 0
 	}
 	n, err := f.f.ReadAt(buf, off)
-	if errors.Is(err, io.EOF) {
+	if atEOF(err) {
 		err = nil
 	}
 	return n, errnoOf(err)

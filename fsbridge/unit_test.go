@@ -456,3 +456,37 @@ func TestHammer(t *testing.T) {
 		t.Errorf("tmp/g/a: size %d, errno %v; want 50", st.Size, errno)
 	}
 }
+
+// TestReadPastEndIsEOF: reading at or past the end of a file is 0 bytes, not
+// an error, on every kind of writable mount (the in-memory /tmp used to say
+// EIO: Pillow probes formats by reading at offset 2048 of small files).
+func TestReadPastEndIsEOF(t *testing.T) {
+	sb, err := fsbridge.New(fsbridge.Policy{TempDir: t.TempDir(),
+		Mounts: []fsbridge.Mount{fsbridge.ReadWriteMount(t.TempDir(), "/work")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	for _, p := range []string{"/tmp/a", "/output/a", "/work/a"} {
+		f, errno := sb.FS().OpenFile(p, experimentalsys.O_RDWR|experimentalsys.O_CREAT, 0o644)
+		if errno != 0 {
+			t.Fatalf("%s: create: %v", p, errno)
+		}
+		if _, errno := f.Write([]byte("abc")); errno != 0 {
+			t.Fatalf("%s: write: %v", p, errno)
+		}
+		buf := make([]byte, 8)
+		for _, off := range []int64{3, 100, 4096} {
+			if n, errno := f.Pread(buf, off); n != 0 || errno != 0 {
+				t.Errorf("%s: pread at %d = %d, %v; want 0, no error", p, off, n, errno)
+			}
+		}
+		if _, errno := f.Seek(100, 0); errno != 0 {
+			t.Fatalf("%s: seek: %v", p, errno)
+		}
+		if n, errno := f.Read(buf); n != 0 || errno != 0 {
+			t.Errorf("%s: read past end = %d, %v; want 0, no error", p, n, errno)
+		}
+		f.Close()
+	}
+}
