@@ -98,6 +98,10 @@ dpkg-source --no-check -x "$BUILD/src/$JPEG_DSC" "$W/libjpeg-turbo" >/dev/null
 dpkg-source --no-check -x "$BUILD/src/$FT_DSC" "$W/freetype" >/dev/null
 mkdir -p "$W/Pillow" && tar -xzf "$BUILD/src/$PILLOW_SDIST" -C "$W/Pillow" --strip-components=1
 (cd "$W/Pillow" && patch -p1 -s < "$HERE/wasi-font-dirs.patch")
+# wasm32 fixes: the Arrow export methods take the args their METH_VARARGS
+# flag promises (a wasm trap otherwise), and the PDF plugin imports mmap
+# only if it exists (WASI has none, which made Pillow unable to save PDF).
+(cd "$W/Pillow" && patch -p1 -s < "$HERE/wasm32-fixes.patch")
 
 # CMake toolchain for the two C libraries. FreeType uses the zlib built by
 # build-runtime.sh (its bundled copy would clash with it at link time).
@@ -203,7 +207,7 @@ echo "_pybox_ext_pillow -L$PREFIX/lib -lpillow -lfreetype -ljpeg -lwasmsjlj -lz"
 
 cat > "$BUILD/manifest-pillow.json" <<JSON
 [
- {"name": "pillow", "version": "$PILLOW_VERSION", "source": "PyPI sdist", "file": "$PILLOW_SDIST", "sha256": "$PILLOW_SHA256", "license": "MIT-CMU",
+ {"name": "pillow", "version": "$PILLOW_VERSION", "source": "PyPI sdist", "file": "$PILLOW_SDIST", "sha256": "$PILLOW_SHA256", "license": "MIT-CMU", "patches": ["scripts/pillow/wasi-font-dirs.patch", "scripts/pillow/wasm32-fixes.patch"],
   "modules": "PIL._imaging PIL._imagingft PIL._imagingmath PIL._imagingmorph", "features": "zlib jpeg freetype2"},
  {"name": "libjpeg-turbo", "version": "$JPEG_VERSION", "debian_source": "$JPEG_DEB_SRC", "file": "$JPEG_ORIG", "sha256": "$JPEG_ORIG_SHA256",
   "debian_file": "$JPEG_DEBIAN", "debian_sha256": "$JPEG_DEBIAN_SHA256", "license": "IJG AND BSD-3-Clause AND Zlib"},
