@@ -56,7 +56,7 @@ WASM_CFLAGS="--target=wasm32-wasi --sysroot=$SYSROOT $OPT_CFLAGS -mbulk-memory -
 STACK_SIZE=${STACK_SIZE:-8388608}
 # Extension packages linked into python.wasm, each built by
 # scripts/build-<name>.sh against the configured CPython tree.
-PACKAGES=${PACKAGES-numpy pillow}
+PACKAGES=${PACKAGES-numpy pillow lxml}
 # Loop iterations in C code between two yields to the Go scheduler.
 LOOP_YIELD=${LOOP_YIELD:-16384}
 
