@@ -71,8 +71,7 @@ done < "$LIST"
 (cd "$ROOT" && go run ./scripts/purepy -into "$OUT" "${wheels[@]}") > "$BUILD/purepy.log"
 # Source patches, named after the distribution they change (listed in the
 # manifest): sympy imports ctypes, which WASI has no _ctypes for, only to
-# learn the size of a C long; networkx imports bz2 (no _bz2 in this build)
-# for .bz2 file names only.
+# learn the size of a C long.
 for p in "$ROOT"/scripts/purepy/patches/*.patch; do
   [ -f "$p" ] && patch -s -d "$OUT" -p1 --no-backup-if-mismatch < "$p"
 done
