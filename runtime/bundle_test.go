@@ -35,6 +35,17 @@ func TestBundledPackages(t *testing.T) {
 			"markdown <h1>hi</h1>", "bs4 hey", "zoneinfo America/New_York", "metadata 2.4.6 13.0.0 3.1.5",
 			"sympy 9 [-2, 2]", "networkx [0, 1, 2, 3, 4] True", "mpmath 1.4142135623730950488",
 		}},
+		{"lxml_docx.py", []string{
+			"xpath ['two'] 2.0", "find ['one', 'two'] two", `serialize <p id="1"><b>x</b>y</p>`,
+			`xslt <out n="2">2</out>`, "iterparse ['start:r', 'start:a', 'end:a', 'start:b', 'end:b', 'end:r']",
+			"encoding café € <r>caf&#233; &#8364;</r> あ", "html hi there", "objectify 4",
+			"malformed raised XMLSyntaxError (1, 11)", "still alive <ok/> 45",
+			"docx 2 ['Hi', 'text'] a", "metadata 6.1.3 1.2.0",
+		}},
+		{"compress_modules.py", []string{
+			"bz2 True True", "lzma 1 True", "lzma 2 True", "tar w:bz2 True", "tar w:xz True",
+			"corrupt xz raised LZMAError", "networkx bz2 [(1, 2), (2, 3)]",
+		}},
 		{"pillow_corrupt.py", []string{
 			"truncated jpeg raised OSError", "bogus huffman table raised OSError",
 			"truncated png raised", "corrupt png raised", "not an image raised OSError",

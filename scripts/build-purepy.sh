@@ -9,7 +9,7 @@
 # for markupsafe and pyyaml, whose wheels are platform-specific, the pure
 # Python code of the sdist, which they fall back to without their C
 # speed-ups). It also writes .dist-info metadata for the packages built into
-# python.wasm (numpy, Pillow) so importlib.metadata finds them, and
+# python.wasm (numpy, Pillow, lxml) so importlib.metadata finds them, and
 # $BUILD/manifest-purepy.json for the bundle manifest. build-runtime.sh's
 # package stage calls it; it compiles nothing.
 set -euo pipefail
@@ -71,14 +71,13 @@ done < "$LIST"
 (cd "$ROOT" && go run ./scripts/purepy -into "$OUT" "${wheels[@]}") > "$BUILD/purepy.log"
 # Source patches, named after the distribution they change (listed in the
 # manifest): sympy imports ctypes, which WASI has no _ctypes for, only to
-# learn the size of a C long; networkx imports bz2 (no _bz2 in this build)
-# for .bz2 file names only.
+# learn the size of a C long.
 for p in "$ROOT"/scripts/purepy/patches/*.patch; do
   [ -f "$p" ] && patch -s -d "$OUT" -p1 --no-backup-if-mismatch < "$p"
 done
 
 # dist-info for the packages linked into python.wasm.
-for m in "$BUILD"/manifest-numpy.json "$BUILD"/manifest-pillow.json; do
+for m in "$BUILD"/manifest-numpy.json "$BUILD"/manifest-pillow.json "$BUILD"/manifest-lxml.json; do
   [ -f "$m" ] || continue
   python3 - "$m" "$OUT" <<'PY'
 import json, os, sys

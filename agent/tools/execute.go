@@ -61,7 +61,7 @@ const executeDescription = `Run Python 3.11 code in a sandboxed interpreter (CPy
 
 Without session_id every call is a fresh interpreter: nothing is kept between calls except files. With a session_id, variables, imports and loaded data persist between calls that use the same id (a new id starts a new session).
 
-numpy, Pillow (PIL), sympy, networkx, mpmath, openpyxl, xlsxwriter, pypdf, jinja2, pyyaml, beautifulsoup4, markdown, tabulate, python-dateutil, pytz and the standard library are installed; nothing can be pip-installed. There is no network, no subprocess and no threads. Save files for the user in /output (images saved there are shown to you); /tmp is scratch space. Read /help or call help for details.`
+numpy, Pillow (PIL), sympy, networkx, mpmath, openpyxl, xlsxwriter, python-docx (docx), pypdf, lxml, jinja2, pyyaml, beautifulsoup4, markdown, tabulate, python-dateutil, pytz and the standard library are installed; nothing can be pip-installed. There is no network, no subprocess and no threads. Save files for the user in /output (images saved there are shown to you); /tmp is scratch space. Read /help or call help for details.`
 
 var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
 

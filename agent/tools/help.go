@@ -40,7 +40,7 @@ func packagesManual(eng *runtime.Engine, userDir string) string {
 	b.WriteString("# Importable packages\n\n")
 	b.WriteString("The Python 3.11 standard library is complete except for what needs processes, threads or sockets ")
 	b.WriteString("(see `limits`). Besides it, these distributions are installed (import names can differ: ")
-	b.WriteString("pillow → `PIL`, beautifulsoup4 → `bs4`, pyyaml → `yaml`, python-dateutil → `dateutil`):\n\n")
+	b.WriteString("pillow → `PIL`, beautifulsoup4 → `bs4`, pyyaml → `yaml`, python-dateutil → `dateutil`, python-docx → `docx`):\n\n")
 	b.WriteString("| distribution | version |\n|---|---|\n")
 	pkgs := packages.BundlePackages(eng.Bundle())
 	if userDir != "" {
