@@ -2,10 +2,15 @@
 #
 # It asks the host for a job over the _pybox bridge, runs the job's code as
 # __main__, and reports how it ended. The host (runtime/instance.go) owns the
-# protocol; keep the two in step. The host hands this file to a one-line -c
-# bootstrap that executes it in a private namespace, so nothing of the runner
-# is visible in __main__. It is compiled inside wasm at every interpreter
-# start: keep it small.
+# protocol; keep the two in step. pybox_boot (scripts/cpython/_pyboxmodule.c)
+# fetches this file from the host and executes it in a private namespace, so
+# nothing of the runner is visible in __main__. Its module level is the
+# set-up (import paths, preloads, refusals); pybox_serve then calls _serve().
+#
+# Between the two the host may snapshot the interpreter's memory and start
+# any number of interpreters from it (docs/RATIONALE.md): everything done at
+# module level is shared by all of them, so nothing secret or per-run may
+# happen there, and _serve() first draws fresh randomness (_fresh).
 #
 # Wire format of a job: NUL-separated key/value pairs (Python source cannot
 # contain NUL). Keys: code, filename, argv (repeated). The outcome is reported
@@ -247,9 +252,39 @@ def _preload():
             pass
 
 
-def _main():
-    _paths()
-    _preload()
+def _open_fds():
+    # Descriptors open after set-up, reported to the host, which refuses to
+    # snapshot an interpreter holding any beyond stdio and the preopened
+    # mounts (a restored instance would not have them).
+    import os
+    fds = []
+    for fd in range(3, 64):
+        try:
+            os.fstat(fd)
+        except OSError:
+            continue
+        fds.append(str(fd))
+    _pybox.call("fds", ",".join(fds).encode())
+
+
+def _fresh():
+    # Runs first in every interpreter, whether booted or restored from a
+    # snapshot: state seeded at set-up would otherwise be the same in every
+    # interpreter of an engine. str hashes (PYTHONHASHSEED) cannot be
+    # changed once objects exist: they are fixed per snapshot.
+    r = sys.modules.get("random")
+    if r is not None:
+        r.seed()
+    np_random = sys.modules.get("numpy.random")
+    if np_random is not None:
+        np_random.seed()  # the legacy global RandomState (np.random.rand, ...)
+    t = sys.modules.get("tempfile")
+    if t is not None:
+        t._name_sequence = None
+
+
+def _serve():
+    _fresh()
     status = 0
     while True:
         try:
@@ -276,4 +311,6 @@ def _main():
         del job, out, msg
 
 
-_main()
+_paths()
+_preload()
+_open_fds()

@@ -5,10 +5,19 @@
  * (runtime/guest/pybox_runner.py) uses them to fetch its next request and to
  * report outcomes. Everything else the guest can do goes through WASI and is
  * decided by the host's filesystem policy.
+ *
+ * python.wasm is a WASI *reactor*: it has no _start. The host calls
+ * _initialize (libc constructors), then pybox_boot (below), which starts the
+ * interpreter, runs the runner's set-up and preloads and RETURNS, so the
+ * guest is at rest with an empty wasm call stack: its linear memory can be
+ * snapshotted and later mapped into new instances. pybox_serve then runs the
+ * job loop, in the booted instance or in one restored from a snapshot.
  */
 #define PY_SSIZE_T_CLEAN
 #include "Python.h"
 #include <stdint.h>
+#include <stdlib.h>
+#include <wasi/api.h>
 
 /* call sends (op, payload) to the host. A result r >= 0 means success with
  * an r-byte reply; r < 0 means failure with a (-r - 1)-byte UTF-8 message as
@@ -82,4 +91,102 @@ PyInit__pybox(void)
         return NULL;
     }
     return PyModule_Create(&pybox_module);
+}
+
+
+/* The runner's _serve function, found by pybox_boot. Lives in linear memory,
+ * so an instance restored from a snapshot has it too. */
+static PyObject *pybox_serve_fn;
+
+/* pybox_boot initialises the interpreter with the command line the host
+ * passes as WASI arguments (today: python -I -u -X utf8), fetches the runner
+ * from the host ("runner"), executes it in a private namespace (its module
+ * level does the set-up: import paths, preloads, refusals) and returns 0
+ * with the interpreter at rest. Non-zero means failure; the reason is on
+ * stderr. */
+__attribute__((export_name("pybox_boot")))
+int32_t
+pybox_boot(void)
+{
+    __wasi_size_t argc = 0, bufsize = 0;
+    if (__wasi_args_sizes_get(&argc, &bufsize) != 0 || argc == 0) {
+        return 1;
+    }
+    char **argv = calloc(argc + 1, sizeof(char *));
+    char *buf = malloc(bufsize);
+    if (argv == NULL || buf == NULL ||
+        __wasi_args_get((uint8_t **)argv, (uint8_t *)buf) != 0) {
+        return 1;
+    }
+    PyConfig config;
+    PyConfig_InitPythonConfig(&config);
+    PyStatus st = PyConfig_SetBytesArgv(&config, (Py_ssize_t)argc, argv);
+    if (!PyStatus_Exception(st)) {
+        st = Py_InitializeFromConfig(&config);
+    }
+    PyConfig_Clear(&config);
+    free(argv);
+    free(buf);
+    if (PyStatus_Exception(st)) {
+        Py_ExitStatusException(st);  /* prints the reason and exits */
+    }
+
+    PyObject *mod = NULL, *src = NULL, *code = NULL, *ns = NULL, *r = NULL;
+    mod = PyImport_ImportModule("_pybox");  /* reports the signal addresses */
+    if (mod == NULL) {
+        goto done;
+    }
+    src = PyObject_CallMethod(mod, "call", "sy#", "runner", "", (Py_ssize_t)0);
+    if (src == NULL) {
+        goto done;
+    }
+    code = Py_CompileString(PyBytes_AS_STRING(src), "<pybox-runner>", Py_file_input);
+    if (code == NULL) {
+        goto done;
+    }
+    ns = Py_BuildValue("{s:s,s:O}", "__name__", "_pybox_runner",
+                       "__builtins__", PyEval_GetBuiltins());
+    if (ns == NULL) {
+        goto done;
+    }
+    r = PyEval_EvalCode(code, ns, ns);
+    if (r == NULL) {
+        goto done;
+    }
+    pybox_serve_fn = PyDict_GetItemString(ns, "_serve");
+    if (pybox_serve_fn == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "pybox runner defines no _serve()");
+        goto done;
+    }
+    Py_INCREF(pybox_serve_fn);
+done:
+    Py_XDECREF(r);
+    Py_XDECREF(ns);
+    Py_XDECREF(code);
+    Py_XDECREF(src);
+    Py_XDECREF(mod);
+    if (PyErr_Occurred()) {
+        PyErr_Print();  /* SystemExit exits here */
+        return 1;
+    }
+    return 0;
+}
+
+/* pybox_serve runs the runner's job loop (_serve) until the host has no
+ * more jobs. The runner ends the instance itself (sys.exit or os._exit);
+ * a return means the runner failed (reported on stderr). */
+__attribute__((export_name("pybox_serve")))
+int32_t
+pybox_serve(void)
+{
+    if (pybox_serve_fn == NULL) {
+        return 1;
+    }
+    PyObject *r = PyObject_CallNoArgs(pybox_serve_fn);
+    if (r == NULL) {
+        PyErr_Print();  /* SystemExit exits here, as after a -c command */
+        return 1;
+    }
+    Py_DECREF(r);
+    return 0;
 }
