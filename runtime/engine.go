@@ -97,6 +97,7 @@ type Engine struct {
 	preload  []string
 	userSite string // host folder mounted at packages.UserSitePath, if any
 
+	data       []dataSegment // taken out of the compiled module: see splitData
 	noSnapshot bool
 	snapOnce   sync.Once
 	snapMu     sync.Mutex // guards snap and snapErr for SnapshotInfo
@@ -164,7 +165,13 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	start := time.Now()
 	cctx := experimental.WithCompilationWorkers(ctx, goruntime.GOMAXPROCS(0))
-	compiled, err := rt.CompileModule(cctx, b.Wasm)
+	// Data segments are applied by the host when it boots an interpreter,
+	// and not at all when it restores one from the snapshot.
+	wasm := b.Wasm
+	if stripped, segs, err := splitData(b.Wasm); err == nil {
+		wasm, e.data = stripped, segs
+	}
+	compiled, err := rt.CompileModule(cctx, wasm)
 	if err != nil {
 		e.Close(ctx)
 		return nil, fmt.Errorf("compile python.wasm: %w", err)

@@ -171,18 +171,22 @@ func (e *Engine) boot(ctx context.Context, memLimit int64) (*instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := inst.startGuest(ctx); err != nil {
+	if err := e.startGuest(ctx, inst); err != nil {
 		_ = inst.mod.Close(ctx)
 		return nil, err
 	}
 	return inst, nil
 }
 
-// startGuest runs libc's constructors (_initialize), then pybox_boot, which
+// startGuest copies the module's data segments into memory (see
+// splitData), runs libc's constructors (_initialize), then pybox_boot, which
 // initialises CPython and runs the runner's set-up and preloads, on the
 // calling goroutine. It returns with the guest at rest (no wasm frame on the
 // stack), ready for serve or for a snapshot.
-func (inst *instance) startGuest(ctx context.Context) error {
+func (e *Engine) startGuest(ctx context.Context, inst *instance) error {
+	if err := e.applyData(inst); err != nil {
+		return err
+	}
 	var errOut bytes.Buffer
 	inst.stderr.set(&errOut)
 	defer inst.stderr.set(nil)

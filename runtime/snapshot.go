@@ -67,7 +67,7 @@ func (e *Engine) takeSnapshot(ctx context.Context) (*snapshot, *instance, error)
 		return fail(fmt.Errorf("snapshot: python.wasm does not export %s", stackPointerGlobal))
 	}
 	sp0 := spg.Get()
-	if err := inst.startGuest(ctx); err != nil {
+	if err := e.startGuest(ctx, inst); err != nil {
 		return fail(err)
 	}
 	s := &snapshot{sp: spg.Get(), bootTime: time.Since(start)}
