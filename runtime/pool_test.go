@@ -147,7 +147,9 @@ func benchFresh(b *testing.B, e *runtime.Engine, pool int, numpy bool) {
 // the growth of the process's resident set per interpreter, private-MiB the
 // growth of its private (unshared) memory: a restored interpreter shares
 // its untouched snapshot pages with every other. guest-MiB is the size of
-// one interpreter's linear memory. Linux only (/proc/self/smaps_rollup).
+// one interpreter's linear memory; snapshot-MiB what the engine's snapshot
+// holds (once). Linux only (/proc/self/smaps_rollup). It measures once
+// whatever b.N is: run it with -benchtime=1x.
 func BenchmarkIdleMemory(b *testing.B) {
 	if _, err := smapsRollup(); err != nil {
 		b.Skip(err)
@@ -200,6 +202,8 @@ func BenchmarkIdleMemory(b *testing.B) {
 					b.ReportMetric(mib(idle["Rss"]-before["Rss"]), "session-rss-MiB")
 					b.ReportMetric(mib(idle["Private_Dirty"]+idle["Private_Clean"]-before["Private_Dirty"]-before["Private_Clean"]), "session-private-MiB")
 					b.ReportMetric(float64(guest)/(1<<20), "guest-MiB")
+					// Held once per engine, shared by all its interpreters.
+					b.ReportMetric(float64(e.Snapshot().Resident)/(1<<20), "snapshot-MiB")
 				}
 			})
 		}
@@ -221,4 +225,25 @@ func smapsRollup() (map[string]int64, error) {
 		}
 	}
 	return m, nil
+}
+
+// BenchmarkSessionRoundTrip measures one call of trivial code in a live
+// session, and reports the guest memory of an idle session.
+func BenchmarkSessionRoundTrip(b *testing.B) {
+	s, err := engine.NewSession(context.Background(), runtime.SessionConfig{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	var peak int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := s.Exec(ctx, runtime.Request{Code: "1"})
+		if err != nil || res.Value != "1" {
+			b.Fatal(err, res)
+		}
+		peak = res.PeakMemory
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "guest-MiB")
 }

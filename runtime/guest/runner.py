@@ -18,7 +18,6 @@
 # interrupt), exit code, exception type, exception message, traceback, and the
 # repr of the value of a final expression statement.
 import sys
-import _ast
 import _pybox
 # Imported up front: formatting a traceback must work even when the user's
 # code has exhausted memory, and it makes reporting an interrupt faster.
@@ -167,15 +166,9 @@ def _format(exc, filename, code):
     return text
 
 
-def _compile(code, filename):
-    """Compiles code for exec, splitting off a final expression statement so
-    its value can be reported (like a notebook cell). The builtin _ast is
-    used, not ast.py, to keep this cheap."""
-    tree = compile(code, filename, "exec", _ast.PyCF_ONLY_AST)
-    last = None
-    if tree.body and isinstance(tree.body[-1], _ast.Expr):
-        last = compile(_ast.Expression(tree.body.pop().value), filename, "eval")
-    return compile(tree, filename, "exec"), last
+# A final expression statement is assigned to this global by
+# _pybox.compile_cell, and popped right after the run.
+_VALUE = "__pybox_value__"
 
 
 def _run(job):
@@ -188,10 +181,12 @@ def _run(job):
     g["__file__"] = filename
     value = ""
     try:
-        body, last = _compile(code, filename)
+        # Compiled like a notebook cell: the value of a final expression
+        # statement is kept (see _pybox.compile_cell).
+        body, has_value = _pybox.compile_cell(code, filename, _VALUE)
         exec(body, g)
-        if last is not None:
-            v = eval(last, g)
+        if has_value:
+            v = g.pop(_VALUE, None)
             if v is not None:
                 g["_"] = v
                 value = _repr(v)
