@@ -224,8 +224,9 @@ func (e *Engine) serve(inst *instance) error {
 	go func() {
 		res, err := fn.Call(callCtx)
 		if err == nil && len(res) == 1 && res[0] != 0 {
-			// The runner ends the interpreter with sys.exit or os._exit;
-			// a return is a failure it reported on stderr.
+			// A session's runner ends with sys.exit, a one-off's returns 0
+			// after reporting its job; anything else is a failure the
+			// runner reported on stderr.
 			err = sys.NewExitError(uint32(res[0]))
 		}
 		inst.exitErr = err

@@ -364,7 +364,9 @@ func (e *Engine) finish(res *Result, inst *instance, j *job, lim Limits, stderr 
 	}
 
 	code, clean := exitCode(exitErr)
-	if !exited {
+	if !exited || (exitErr == nil && reported) {
+		// A session's guest lives on, and a one-off guest returns to the
+		// host after reporting: the status is the one it reported.
 		code, clean = o.exitCode, true
 	}
 	switch {

@@ -19,6 +19,9 @@
 # repr of the value of a final expression statement.
 import sys
 import _pybox
+# Used after every one-off job; imported here, in the shared set-up, so no
+# run pays for it.
+import atexit
 # Imported up front: formatting a traceback must work even when the user's
 # code has exhausted memory, and it makes reporting an interrupt faster.
 import linecache
@@ -295,14 +298,15 @@ def _serve():
             # A one-off interpreter is discarded after its job: run the
             # atexit handlers now (their output belongs to the run) and skip
             # interpreter finalization, which costs tens of milliseconds.
-            import atexit
             atexit._run_exitfuncs()
             _flush()
         msg = "\0".join(_clean(str(x)) for x in out)
         _pybox.call("done", msg.encode("utf-8", "surrogateescape"))
         if once:
-            import os
-            os._exit(status)
+            # Back to the host, which discards the instance; the exit status
+            # is the one just reported. (os._exit would make the host close
+            # the module inside the guest's call, on the run's time.)
+            return status
         del job, out, msg
 
 

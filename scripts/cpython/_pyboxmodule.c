@@ -243,9 +243,10 @@ done:
     return 0;
 }
 
-/* pybox_serve runs the runner's job loop (_serve) until the host has no
- * more jobs. The runner ends the instance itself (sys.exit or os._exit);
- * a return means the runner failed (reported on stderr). */
+/* pybox_serve runs the runner's job loop (_serve): a session's until the
+ * host has no more jobs (the runner then calls sys.exit), a one-off's for
+ * one job, after which _serve returns and so does this, with 0. 1 means the
+ * runner failed (reported on stderr). */
 __attribute__((export_name("pybox_serve")))
 int32_t
 pybox_serve(void)
