@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	goruntime "runtime"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -141,7 +141,7 @@ func benchFresh(b *testing.B, e *runtime.Engine, pool int, numpy bool) {
 	b.ReportMetric(float64(n.Load())/d.Seconds(), "runs/s")
 }
 
-// BenchmarkIdleMemory reports what an idle interpreter costs the host: 8
+// BenchmarkIdleMemory reports what an idle interpreter costs the host: 16
 // sessions are started (each is what a pooled interpreter is: started and
 // waiting for its first job), then each runs one trivial call. rss-MiB is
 // the growth of the process's resident set per interpreter, private-MiB the
@@ -169,8 +169,8 @@ func BenchmarkIdleMemory(b *testing.B) {
 						b.Fatal(err)
 					}
 					warm.Close()
-					const n = 8
-					goruntime.GC()
+					const n = 16
+					debug.FreeOSMemory() // a steadier Go heap
 					before, _ := smapsRollup()
 					var sessions []*runtime.Session
 					for j := 0; j < n; j++ {
@@ -181,7 +181,7 @@ func BenchmarkIdleMemory(b *testing.B) {
 						sessions = append(sessions, s)
 					}
 					time.Sleep(50 * time.Millisecond) // let them reach their first job call
-					goruntime.GC()
+					debug.FreeOSMemory()              // a steadier Go heap
 					started, _ := smapsRollup()
 					var guest int64
 					for _, s := range sessions {
@@ -191,7 +191,7 @@ func BenchmarkIdleMemory(b *testing.B) {
 						}
 						guest = res.PeakMemory
 					}
-					goruntime.GC()
+					debug.FreeOSMemory() // a steadier Go heap
 					idle, _ := smapsRollup()
 					for _, s := range sessions {
 						s.Close()
