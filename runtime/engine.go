@@ -34,16 +34,22 @@ type Config struct {
 	// compiles from scratch.
 	NoCache bool
 
-	// WarmPool is how many fresh interpreters are kept booted and waiting,
-	// so that Run does not pay for instantiation and interpreter start-up
-	// (tens of milliseconds). Each costs its memory (about 20-30 MB) while
-	// it waits. Zero disables the pool (the CLI's choice: one run per
-	// process).
+	// WarmPool is how many fresh interpreters are kept started and
+	// waiting, so that Run does not pay for starting one: about 2 ms of CPU
+	// restored from the engine's snapshot (mostly wazero's instantiation),
+	// tens of milliseconds booted (NoSnapshot). A waiting interpreter
+	// restored from the snapshot costs about 2 MB of resident memory (it
+	// shares the snapshot's pages); a booted one 7-13 MB. Zero disables the
+	// pool (the CLI's choice: one run per process).
 	WarmPool int
 
 	// Preload lists modules every interpreter imports before it gets its
-	// code (e.g. "json", "numpy"). With WarmPool, importing them in user
-	// code then costs nothing. Interpreters are still never reused.
+	// code (e.g. "json", "numpy"). They are imported once, into the
+	// engine's snapshot, so importing them in user code then costs nothing
+	// (with NoSnapshot, only in interpreters from the warm pool).
+	// Interpreters are still never reused. Preloads should not depend on
+	// the run (time, environment, files): their state is frozen into the
+	// snapshot.
 	Preload []string
 
 	// NoSnapshot makes every interpreter boot from scratch (tens of
