@@ -54,7 +54,7 @@ type Config struct {
 
 	// NoSnapshot makes every interpreter boot from scratch (tens of
 	// milliseconds, plus the preloads) instead of starting from a snapshot
-	// of one booted interpreter (about a millisecond; see
+	// of one booted interpreter (about 2 ms; see
 	// docs/RATIONALE.md). The engine takes its snapshot at the first run,
 	// which costs a copy of the booted interpreter's memory: a process that
 	// runs code only once (the CLI) saves that with NoSnapshot. All
@@ -106,7 +106,7 @@ type Engine struct {
 	data       []dataSegment // taken out of the compiled module: see splitData
 	noSnapshot bool
 	snapOnce   sync.Once
-	snapMu     sync.Mutex // guards snap and snapErr for SnapshotInfo
+	snapMu     sync.Mutex // guards snap and snapErr for Snapshot
 	snap       *snapshot  // nil until taken, or if it could not be
 	snapErr    error      // why there is no snapshot
 

@@ -50,7 +50,7 @@ type instance struct {
 
 	jobs    chan *job     // next job for the guest
 	exited  chan struct{} // closed when pybox_serve returns
-	exitErr error         // how it ended (*sys.ExitError); read after exited is closed
+	exitErr error         // nil, a *sys.ExitError or a trap; read after exited is closed
 
 	cur   atomic.Pointer[job] // the job the guest is running
 	reply []byte              // pending reply; guest goroutine only
