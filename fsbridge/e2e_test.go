@@ -158,3 +158,23 @@ print(os.path.exists('/etc/passwd'))
 		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
 	}
 }
+
+// Every run's interpreter starts from the engine's snapshot; its files live
+// in its own sandbox: what one sandbox's run leaves in /tmp (or /output) is
+// not visible to a run in another sandbox.
+func TestTmpIsolatedBetweenSandboxes(t *testing.T) {
+	a, err := fsbridge.New(fsbridge.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := fsbridge.New(fsbridge.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	pyOK(t, a, "open('/tmp/secret.txt', 'w').write('a')\nopen('/output/o.txt', 'w').write('a')")
+	if out := pyOK(t, b, "import os\nprint(os.listdir('/tmp'), os.listdir('/output'))"); out != "[] []\n" {
+		t.Fatalf("another sandbox's files are visible: %s", out)
+	}
+}

@@ -22,12 +22,12 @@ func TestBundledPackages(t *testing.T) {
 			"name True numpy._core._multiarray_umath",
 			"solve True", "eig [1.0, 2.0, 3.0]", "lstsq [1.0, 2.0]", "fft True", "sort True",
 			"corrcoef 1.0", "loadtxt [[1.0, 2.0], [3.0, 4.0]]", "legacy [5, 0, 3, 3, 7]",
-			"strings ['a', 'b']",
+			"strings ['a', 'b']", "copy 1.5 7", "npy 15", "testing ok",
 		}},
 		{"pillow_draw.py", []string{
 			"features True True True",
 			"a.png PNG (320, 200) RGB", "a.jpg JPEG (320, 200) RGB",
-			"pixel (255, 0, 0) (135, 206, 235)",
+			"pixel (255, 0, 0) (135, 206, 235)", "pdf b'%PDF-'", "arrow PyCapsule",
 		}},
 		{"purepy_packages.py", []string{
 			"openpyxl 2", "xlsxwriter True", "pypdf 1", "tabulate 1  2", "dateutil 2:00:00",

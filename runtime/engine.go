@@ -34,17 +34,32 @@ type Config struct {
 	// compiles from scratch.
 	NoCache bool
 
-	// WarmPool is how many fresh interpreters are kept booted and waiting,
-	// so that Run does not pay for instantiation and interpreter start-up
-	// (tens of milliseconds). Each costs its memory (about 20-30 MB) while
-	// it waits. Zero disables the pool (the CLI's choice: one run per
-	// process).
+	// WarmPool is how many fresh interpreters are kept started and
+	// waiting, so that Run does not pay for starting one: about 2 ms of CPU
+	// restored from the engine's snapshot (mostly wazero's instantiation),
+	// tens of milliseconds booted (NoSnapshot). A waiting interpreter
+	// restored from the snapshot costs about 2 MB of resident memory (it
+	// shares the snapshot's pages); a booted one 7-13 MB. Zero disables the
+	// pool (the CLI's choice: one run per process).
 	WarmPool int
 
 	// Preload lists modules every interpreter imports before it gets its
-	// code (e.g. "json", "numpy"). With WarmPool, importing them in user
-	// code then costs nothing. Interpreters are still never reused.
+	// code (e.g. "json", "numpy"). They are imported once, into the
+	// engine's snapshot, so importing them in user code then costs nothing
+	// (with NoSnapshot, only in interpreters from the warm pool).
+	// Interpreters are still never reused. Preloads should not depend on
+	// the run (time, environment, files): their state is frozen into the
+	// snapshot.
 	Preload []string
+
+	// NoSnapshot makes every interpreter boot from scratch (tens of
+	// milliseconds, plus the preloads) instead of starting from a snapshot
+	// of one booted interpreter (about 2 ms; see
+	// docs/RATIONALE.md). The engine takes its snapshot at the first run,
+	// which costs a copy of the booted interpreter's memory: a process that
+	// runs code only once (the CLI) saves that with NoSnapshot. All
+	// interpreters of a snapshotting engine share one str hash seed.
+	NoSnapshot bool
 
 	// UserPackages is a host folder of pure-Python packages added with
 	// packages.AddWheel (see packages.UserDir). It is mounted read-only at
@@ -79,7 +94,15 @@ type Engine struct {
 	cacheHit    bool
 
 	preload  []string
-	userSite string   // host folder mounted at packages.UserSitePath, if any
+	userSite string // host folder mounted at packages.UserSitePath, if any
+
+	data       []dataSegment // taken out of the compiled module: see splitData
+	noSnapshot bool
+	snapOnce   sync.Once
+	snapMu     sync.Mutex // guards snap and snapErr for Snapshot
+	snap       *snapshot  // nil until taken, or if it could not be
+	snapErr    error      // why there is no snapshot
+
 	live     sync.Map // *instance -> struct{}: every instance not yet closed
 	pool     chan *instance
 	poolStop chan struct{}
@@ -141,7 +164,13 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	start := time.Now()
 	cctx := experimental.WithCompilationWorkers(ctx, goruntime.GOMAXPROCS(0))
-	compiled, err := rt.CompileModule(cctx, b.Wasm)
+	// Data segments are applied by the host when it boots an interpreter,
+	// and not at all when it restores one from the snapshot.
+	wasm := b.Wasm
+	if stripped, segs, err := splitData(b.Wasm); err == nil {
+		wasm, e.data = stripped, segs
+	}
+	compiled, err := rt.CompileModule(cctx, wasm)
 	if err != nil {
 		e.Close(ctx)
 		return nil, fmt.Errorf("compile python.wasm: %w", err)
@@ -150,6 +179,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	e.compileTime = time.Since(start)
 	e.cacheHit = cacheHit
 	e.preload = append([]string(nil), cfg.Preload...)
+	e.noSnapshot = cfg.NoSnapshot
 	if cfg.UserPackages != "" {
 		if st, err := os.Stat(cfg.UserPackages); err == nil && st.IsDir() {
 			e.userSite = cfg.UserPackages
@@ -204,6 +234,9 @@ func (e *Engine) Close(ctx context.Context) error {
 	})
 	wg.Wait()
 	var errs []error
+	e.snapMu.Lock()
+	errs = append(errs, e.snap.close())
+	e.snapMu.Unlock()
 	if e.rt != nil {
 		errs = append(errs, e.rt.Close(ctx))
 	}
@@ -219,15 +252,16 @@ func (e *Engine) track(inst *instance) {
 	inst.onClose = func() { e.live.Delete(inst) }
 }
 
-// fillPool keeps the warm pool full: an interpreter is booted (and its
-// preloads imported) ahead of time, and waits in its first "job" call.
+// fillPool keeps the warm pool full: an interpreter is started ahead of
+// time (restored from the snapshot, or booted) and waits in its first "job"
+// call.
 func (e *Engine) fillPool() {
 	defer close(e.poolDone)
 	for {
-		inst, err := e.boot(context.Background(), 0)
+		inst, err := e.fresh(context.Background(), 0)
 		if err != nil {
-			// Booting only fails if the engine is closing or broken; Run
-			// boots on demand either way.
+			// Starting only fails if the engine is closing or broken; Run
+			// starts one on demand either way.
 			select {
 			case <-e.poolStop:
 				return
@@ -244,8 +278,8 @@ func (e *Engine) fillPool() {
 	}
 }
 
-// instance returns a fresh interpreter: one from the warm pool if ready,
-// else a newly booted one.
+// instance returns a fresh interpreter, serving: one from the warm pool if
+// ready, else a new one.
 func (e *Engine) instance(ctx context.Context, memLimit int64) (*instance, error) {
 	select {
 	case inst := <-e.pool: // a nil pool channel is never ready
@@ -253,5 +287,67 @@ func (e *Engine) instance(ctx context.Context, memLimit int64) (*instance, error
 		return inst, nil
 	default:
 	}
-	return e.boot(ctx, memLimit)
+	return e.fresh(ctx, memLimit)
+}
+
+// fresh starts a new interpreter: restored from the engine's snapshot,
+// which the first call takes (and then serves from the very interpreter it
+// booted), or booted when the engine does not snapshot or the snapshot
+// could not be taken.
+func (e *Engine) fresh(ctx context.Context, memLimit int64) (*instance, error) {
+	var inst *instance
+	var err error
+	first := false
+	if !e.noSnapshot {
+		e.snapOnce.Do(func() {
+			// Not canceled with the run that happens to come first.
+			s, booted, err := e.takeSnapshot(context.WithoutCancel(ctx))
+			e.snapMu.Lock()
+			e.snap, e.snapErr = s, err
+			e.snapMu.Unlock()
+			if err == nil {
+				inst, first = booted, true
+				inst.mem.setLimit(uint64(memLimit))
+			}
+		})
+	}
+	switch {
+	case first:
+	case e.snap != nil:
+		inst, err = e.restore(ctx, e.snap, memLimit)
+	default:
+		inst, err = e.boot(ctx, memLimit)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := e.serve(inst); err != nil {
+		return nil, err
+	}
+	return inst, nil
+}
+
+// SnapshotInfo describes an engine's snapshot (see Engine.Snapshot).
+type SnapshotInfo struct {
+	// Taken is set once interpreters start from the snapshot: false before
+	// the engine's first run, with Config.NoSnapshot, or when it could not
+	// be taken (Err says why; interpreters then boot from scratch).
+	Taken bool
+	// Size is the guest memory the snapshot holds; Resident is how many of
+	// those bytes are not zero, kept once in memory and shared copy-on-write
+	// by every interpreter.
+	Size, Resident int64
+	// Boot is how long the boot that the snapshot replaces took.
+	Boot time.Duration
+	Err  error
+}
+
+// Snapshot describes the engine's snapshot of a booted interpreter.
+func (e *Engine) Snapshot() SnapshotInfo {
+	e.snapMu.Lock()
+	defer e.snapMu.Unlock()
+	if e.snap == nil {
+		return SnapshotInfo{Err: e.snapErr}
+	}
+	return SnapshotInfo{Taken: true, Size: int64(e.snap.size), Resident: int64(e.snap.resident), Boot: e.snap.bootTime}
 }

@@ -15,7 +15,7 @@ const hostModule = "pybox"
 
 // instanceKey is the context key under which the guest's *instance travels
 // into host functions: wazero passes the context of the exported-function
-// call (_start) to every host function it reaches.
+// call (pybox_boot, pybox_serve) to every host function it reaches.
 type instanceKey struct{}
 
 func instanceFrom(ctx context.Context) *instance {

@@ -26,23 +26,20 @@ import (
 )
 
 // runnerSource is the guest-side runner (guest/runner.py), handed to the
-// interpreter by the bootstrap below.
+// interpreter at boot by pybox_boot (scripts/cpython/_pyboxmodule.c).
 //
 //go:embed guest/runner.py
 var runnerSource []byte
 
-// bootstrap is the interpreter's -c argument. It fetches the runner from the
-// host and executes it in a private namespace, so __main__ stays clean.
-const bootstrap = `exec(compile(__import__('_pybox').call('runner',b''),'<pybox-runner>','exec'),{'__name__':'_pybox_runner'})`
+// guestArgs is the interpreter's command line (read by pybox_boot in
+// scripts/cpython/_pyboxmodule.c): isolated mode (no PYTHON* environment
+// variables, no user site, no script dir on sys.path), unbuffered streams so
+// output reaches the host as it is written, UTF-8 mode.
+var guestArgs = []string{"python", "-I", "-u", "-X", "utf8"}
 
-// guestArgs is the interpreter's command line: isolated mode (no PYTHON*
-// environment variables, no user site, no script dir on sys.path),
-// unbuffered streams so output reaches the host as it is written, UTF-8 mode.
-var guestArgs = []string{"python", "-I", "-u", "-X", "utf8", "-c", bootstrap}
-
-// instance is one interpreter: a wasm module instance running _start on its
-// own goroutine. The guest pulls jobs from the host through the "job" host
-// call and reports outcomes with "done".
+// instance is one interpreter: a wasm module instance running pybox_serve
+// on its own goroutine. The guest pulls jobs from the host through the "job"
+// host call and reports outcomes with "done".
 type instance struct {
 	mod    api.Module
 	mem    *limitedMemory
@@ -52,8 +49,8 @@ type instance struct {
 	root   *rootFS
 
 	jobs    chan *job     // next job for the guest
-	exited  chan struct{} // closed when _start returns
-	exitErr error         // _start's error; read after exited is closed
+	exited  chan struct{} // closed when pybox_serve returns
+	exitErr error         // nil, a *sys.ExitError or a trap; read after exited is closed
 
 	cur   atomic.Pointer[job] // the job the guest is running
 	reply []byte              // pending reply; guest goroutine only
@@ -66,6 +63,7 @@ type instance struct {
 	killed    atomic.Bool       // answered to the guest's yield calls
 	preload   []string          // modules the runner imports before its first job
 	userSite  bool              // packages.UserSitePath is mounted
+	openFDs   string            // file descriptors open after boot ("fds"), for the snapshot check
 	closeOnce sync.Once
 	jobsOnce  sync.Once
 	onClose   func() // unregisters the instance from its engine
@@ -111,9 +109,9 @@ func newJob(req *Request, once bool) *job {
 	return &job{payload: b.Bytes(), stop: make(chan struct{}), started: make(chan struct{}), done: make(chan struct{})}
 }
 
-// boot instantiates a fresh interpreter and starts it. The guest runs its
-// bootstrap and then blocks in the "job" host call until a job arrives.
-func (e *Engine) boot(ctx context.Context, memLimit int64) (*instance, error) {
+// instantiate creates a new instance of python.wasm with its host-side
+// state, without running any of its code.
+func (e *Engine) instantiate(ctx context.Context, memLimit int64) (*instance, error) {
 	inst := &instance{
 		preload:  e.preload,
 		userSite: e.userSite != "",
@@ -128,7 +126,9 @@ func (e *Engine) boot(ctx context.Context, memLimit int64) (*instance, error) {
 	inst.mem.setLimit(uint64(memLimit))
 	stdlib := e.bundle.Files
 	// "/" is the job's filesystem (see rootFS); the bundle is mounted over
-	// it at /usr/local, read-only, whatever the job's policy says.
+	// it at /usr/local, read-only, whatever the job's policy says. The
+	// mounts (and so the guest's preopened descriptors) are the same for
+	// every instance of an engine, which a snapshot relies on.
 	fsc := wazero.NewFSConfig().(sysfs.FSConfig).WithSysFSMount(inst.root, "/")
 	fsc = fsc.WithFSMount(stdlib, "/usr/local")
 	if e.userSite != "" {
@@ -147,7 +147,7 @@ func (e *Engine) boot(ctx context.Context, memLimit int64) (*instance, error) {
 		WithSysNanotime().
 		WithNanosleep(inst.sleep).
 		WithRandSource(crand.Reader).
-		WithStartFunctions() // _start is called below, on its own goroutine
+		WithStartFunctions() // the host calls the reactor's entry points itself
 	ictx := experimental.WithMemoryAllocator(ctx, inst.mem)
 	mod, err := e.rt.InstantiateModule(ictx, e.compiled, mc)
 	if err != nil {
@@ -157,24 +157,82 @@ func (e *Engine) boot(ctx context.Context, memLimit int64) (*instance, error) {
 		return nil, fmt.Errorf("instantiate interpreter: %w", err)
 	}
 	inst.mod = mod
+	// A bundle without the loop guard (a benchmark baseline) still runs, but
+	// C loops can then neither be killed nor yield to the Go scheduler.
 	if g, ok := mod.ExportedGlobal(loopKillGlobal).(api.MutableGlobal); ok {
 		inst.loopKill = g
 	}
-	// A bundle without the loop guard (a benchmark baseline) still runs, but
-	// C loops can then neither be killed nor yield to the Go scheduler.
-	start := mod.ExportedFunction("_start")
-	if start == nil {
-		_ = mod.Close(ctx)
-		return nil, errors.New("python.wasm has no _start: rebuild it with scripts/build-runtime.sh")
+	return inst, nil
+}
+
+// boot instantiates an interpreter and starts it (see startGuest).
+func (e *Engine) boot(ctx context.Context, memLimit int64) (*instance, error) {
+	inst, err := e.instantiate(ctx, memLimit)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.startGuest(ctx, inst); err != nil {
+		_ = inst.mod.Close(ctx)
+		return nil, err
+	}
+	return inst, nil
+}
+
+// startGuest copies the module's data segments into memory (see
+// splitData), runs libc's constructors (_initialize), then pybox_boot, which
+// initialises CPython and runs the runner's set-up and preloads, on the
+// calling goroutine. It returns with the guest at rest (no wasm frame on the
+// stack), ready for serve or for a snapshot.
+func (e *Engine) startGuest(ctx context.Context, inst *instance) error {
+	if err := e.applyData(inst); err != nil {
+		return err
+	}
+	var errOut bytes.Buffer
+	inst.stderr.set(&errOut)
+	defer inst.stderr.set(nil)
+	callCtx := context.WithValue(ctx, instanceKey{}, inst)
+	for _, name := range []string{"_initialize", "pybox_boot"} {
+		fn := inst.mod.ExportedFunction(name)
+		if fn == nil {
+			return fmt.Errorf("python.wasm has no %s: it is not a pybox reactor build; rebuild it with scripts/build-runtime.sh", name)
+		}
+		res, err := fn.Call(callCtx)
+		if err == nil && len(res) == 1 && res[0] != 0 {
+			err = fmt.Errorf("%s returned %d", name, int32(res[0]))
+		}
+		if err != nil {
+			if msg := strings.TrimSpace(errOut.String()); msg != "" {
+				err = fmt.Errorf("%w: %s", err, msg)
+			}
+			return fmt.Errorf("start the interpreter: %w", err)
+		}
+	}
+	return nil
+}
+
+// serve starts the guest's job loop (pybox_serve) on its own goroutine and
+// registers the instance with its engine. The guest then blocks in the
+// "job" host call until a job arrives.
+func (e *Engine) serve(inst *instance) error {
+	fn := inst.mod.ExportedFunction("pybox_serve")
+	if fn == nil {
+		_ = inst.mod.Close(context.Background())
+		return errors.New("python.wasm has no pybox_serve: rebuild it with scripts/build-runtime.sh")
 	}
 	e.track(inst)
 	callCtx := context.WithValue(context.Background(), instanceKey{}, inst)
 	go func() {
-		_, err := start.Call(callCtx)
+		res, err := fn.Call(callCtx)
+		if err == nil && len(res) == 1 && res[0] != 0 {
+			// A session's runner ends with sys.exit, a one-off's returns 0
+			// after reporting its job; anything else is a failure the
+			// runner reported on stderr.
+			err = sys.NewExitError(uint32(res[0]))
+		}
 		inst.exitErr = err
 		close(inst.exited)
 	}()
-	return inst, nil
+	return nil
 }
 
 // loopKillGlobal is the exported global added by internal/loopguard: set to
@@ -215,6 +273,9 @@ func (inst *instance) handle(op string, in []byte) ([]byte, error) {
 		return nil, nil
 	case "explain":
 		return inst.explain(in), nil
+	case "fds":
+		inst.openFDs = string(in)
+		return nil, nil
 	case "caught":
 		if j := inst.cur.Load(); j != nil {
 			j.caught.CompareAndSwap(0, time.Now().UnixNano())
@@ -360,7 +421,7 @@ func (inst *instance) close(ctx context.Context) {
 	})
 }
 
-// exitCode extracts the guest's exit status from _start's error.
+// exitCode extracts the guest's exit status from pybox_serve's error.
 func exitCode(err error) (code int, exited bool) {
 	if err == nil {
 		return 0, true

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -109,4 +110,23 @@ func (m *limitedMemory) store32(addr uint32, v uint32) {
 		return
 	}
 	atomic.StoreUint32((*uint32)(unsafe.Pointer(&mapping[addr])), v)
+}
+
+// mapSnapshot maps the first size bytes of f over the start of the guest's
+// memory, privately (copy-on-write): pages are read from f only when the
+// guest touches them, and a page the guest writes becomes its own copy. It
+// is an O(1) restore of a snapshot of tens of megabytes. The memory must
+// already have grown to size, and the guest must not be running.
+func (m *limitedMemory) mapSnapshot(f *os.File, size uint64) error {
+	m.unmap.RLock()
+	defer m.unmap.RUnlock()
+	if m.mapping == nil || size > m.enabled.Load() || size%uint64(unix.Getpagesize()) != 0 {
+		return fmt.Errorf("map snapshot: %d bytes do not fit the guest memory", size)
+	}
+	_, err := unix.MmapPtr(int(f.Fd()), 0, unsafe.Pointer(&m.mapping[0]), uintptr(size),
+		unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_FIXED)
+	if err != nil {
+		return fmt.Errorf("map snapshot into guest memory: %w", err)
+	}
+	return nil
 }

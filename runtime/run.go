@@ -192,9 +192,12 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer inst.close(context.Background())
 	inst.root.set(req.FS)
-	return e.runJob(ctx, inst, &req, lim, false), nil
+	res := e.runJob(ctx, inst, &req, lim, false)
+	// The guest has ended; releasing its module and memory (unmapping)
+	// need not delay the result. Engine.Close waits for it.
+	go inst.close(context.Background())
+	return res, nil
 }
 
 // runJob hands one job to inst and waits for its outcome. A one-off
@@ -215,22 +218,16 @@ func (e *Engine) runJob(ctx context.Context, inst *instance, req *Request, lim L
 	j := newJob(req, !keepAlive)
 	start := time.Now()
 	inst.jobs <- j
-	finished := inst.exited
+	// A session's job is over when the guest reports it (done) or ends; a
+	// one-off interpreter is waited for until it ends (nil done).
+	var done <-chan struct{}
 	if keepAlive {
-		done := make(chan struct{})
-		go func() {
-			select {
-			case <-j.done:
-			case <-inst.exited:
-			}
-			close(done)
-		}()
-		finished = done
+		done = j.done
 	} else {
 		inst.noMoreJobs()
 	}
 
-	stop := inst.supervise(ctx, j, lim, finished)
+	stop := inst.supervise(ctx, j, lim, done)
 	res := &Result{Duration: time.Since(start), Stop: stop}
 	res.MemoryLimitHit = inst.mem.refused.Load()
 	res.PeakMemory = int64(inst.mem.peak.Load())
@@ -243,13 +240,16 @@ func (e *Engine) runJob(ctx context.Context, inst *instance, req *Request, lim L
 // supervise waits for the guest to end, interrupting it on timeout or
 // cancellation, and killing it if it does not stop in time. It returns nil
 // if the guest ended on its own.
-func (inst *instance) supervise(ctx context.Context, j *job, lim Limits, finished <-chan struct{}) *StopInfo {
+func (inst *instance) supervise(ctx context.Context, j *job, lim Limits, done <-chan struct{}) *StopInfo {
+	exited := inst.exited
 	var reason string
 	// The wall-time limit counts from when the guest takes the job: booting
 	// the interpreter is pybox's cost, not the code's.
 	select {
 	case <-j.started:
-	case <-finished:
+	case <-done:
+		return nil
+	case <-exited:
 		return nil
 	case <-ctx.Done():
 		reason = "canceled"
@@ -265,7 +265,9 @@ func (inst *instance) supervise(ctx context.Context, j *job, lim Limits, finishe
 	}
 	if reason == "" {
 		select {
-		case <-finished:
+		case <-done:
+			return nil
+		case <-exited:
 			return nil
 		case <-timeout:
 			reason = "timeout"
@@ -287,7 +289,10 @@ func (inst *instance) supervise(ctx context.Context, j *job, lim Limits, finishe
 		}
 	}()
 	select {
-	case <-finished:
+	case <-done:
+		info.Latency = time.Since(at)
+		return info
+	case <-exited:
 		info.Latency = time.Since(at)
 		return info
 	case <-grace.C:
@@ -297,7 +302,8 @@ func (inst *instance) supervise(ctx context.Context, j *job, lim Limits, finishe
 	abandon := time.NewTimer(abandonAfter)
 	defer abandon.Stop()
 	select {
-	case <-finished:
+	case <-done:
+	case <-exited:
 	case <-abandon.C:
 		info.Abandoned = true
 	}
@@ -358,7 +364,9 @@ func (e *Engine) finish(res *Result, inst *instance, j *job, lim Limits, stderr 
 	}
 
 	code, clean := exitCode(exitErr)
-	if !exited {
+	if !exited || (exitErr == nil && reported) {
+		// A session's guest lives on, and a one-off guest returns to the
+		// host after reporting: the status is the one it reported.
 		code, clean = o.exitCode, true
 	}
 	switch {

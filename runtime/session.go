@@ -45,8 +45,10 @@ type Session struct {
 // ErrSessionClosed is returned by Exec on a closed session.
 var ErrSessionClosed = errors.New("pybox session is closed")
 
-// NewSession starts a persistent interpreter. It costs one interpreter boot
-// (tens of milliseconds) and the interpreter's memory until Close.
+// NewSession starts a persistent interpreter. It costs one interpreter start
+// (taken from the warm pool, or restored from the engine's snapshot: about a
+// millisecond; a boot of tens of milliseconds without one) and the
+// interpreter's memory until Close.
 func (e *Engine) NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 	if cfg.Memory <= 0 {
 		cfg.Memory = DefaultMemoryLimit
@@ -59,7 +61,7 @@ func (e *Engine) NewSession(ctx context.Context, cfg SessionConfig) (*Session, e
 }
 
 func (s *Session) start(ctx context.Context) error {
-	inst, err := s.e.boot(ctx, s.cfg.Memory)
+	inst, err := s.e.instance(ctx, s.cfg.Memory)
 	if err != nil {
 		return err
 	}

@@ -47,6 +47,10 @@ func TestSessionKeepsState(t *testing.T) {
 		{"import sys; sys.exit(3)", "", "", runtime.StatusExit},
 		{"x + 1", "", "22", runtime.StatusOK}, // nor does sys.exit
 		{"None", "", "", runtime.StatusOK},
+		{"def f():\n    return 5\nf()", "", "5", runtime.StatusOK},
+		{"'__pybox_value__' in globals(), _", "", "(False, 5)", runtime.StatusOK}, // the runner's name does not stay
+		{"x = (", "", "", runtime.StatusError},                                    // SyntaxError
+		{"if x:\n    x + 2", "", "", runtime.StatusOK},                            // only a top-level expression has a value
 	}
 	for _, st := range steps {
 		res := sexec(t, s, st.code, runtime.Limits{})

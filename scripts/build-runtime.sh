@@ -3,7 +3,7 @@
 # from Debian source packages with Debian's clang/lld/wasi-libc.
 #
 #   scripts/setup-toolchain.sh          # once per machine, as root
-#   scripts/build-runtime.sh            # all stages, ~4 min on 2 cores
+#   scripts/build-runtime.sh            # all stages, ~10 min on 2 cores
 #   scripts/build-runtime.sh package    # re-run only the packaging stage
 #
 # Stages: sources -> zlib -> compress -> cpython -> package. compress builds
@@ -59,6 +59,9 @@ STACK_SIZE=${STACK_SIZE:-8388608}
 # Extension packages linked into python.wasm, each built by
 # scripts/build-<name>.sh against the configured CPython tree.
 PACKAGES=${PACKAGES-numpy pillow lxml}
+# python.wasm's execution model: a reactor with the entry points of
+# scripts/cpython/_pyboxmodule.c (pybox_boot, pybox_serve).
+REACTOR_LDFLAGS="-mexec-model=reactor -Wl,--export=__stack_pointer"
 # Loop iterations in C code between two yields to the Go scheduler.
 LOOP_YIELD=${LOOP_YIELD:-16384}
 
@@ -152,6 +155,13 @@ stage_cpython() {
   # Modules/Setup.local is newer, which undid this edit (python.wasm had a
   # 512 KiB stack).
   sed -i -e "s/-z stack-size=524288//" -e "s/-Wl,--initial-memory=10485760//" Makefile.pre Makefile
+  # python.wasm is a WASI reactor (no _start): the host calls _initialize,
+  # then pybox_boot, which starts the interpreter and returns with it at
+  # rest, so its memory can be snapshotted and mapped into new instances
+  # (docs/RATIONALE.md, "Fresh interpreters from a memory snapshot").
+  # __stack_pointer is exported so the host can check the guest is at rest.
+  # Only python.wasm is linked with these flags (not configure's tests).
+  sed -i -e "s/^CONFIGURE_LDFLAGS_NODIST=.*/& $REACTOR_LDFLAGS/" Makefile.pre Makefile
   # Builtin modules of ours; makesetup reads Setup.local from the build dir.
   cp "$ROOT/scripts/cpython/Setup.local.in" Modules/Setup.local
   # Extension packages: compiled against this configured tree (pyconfig.h),
@@ -243,7 +253,7 @@ write_manifest() {
     for m in $BUILD/compress-manifest.json $(for pkg in $PACKAGES; do echo "$BUILD/manifest-$pkg.json"; done) $( [ "${PUREPY:-1}" = 1 ] && echo "$BUILD/manifest-purepy.json"); do python3 -c 'import json,sys; print("".join(", " + json.dumps(e) for e in json.load(open(sys.argv[1]))), end="")' "$m"; done)
   ],
   "toolchain": {"cc": "$($CLANG --version | head -1)", "cc_sjlj": "$(clang-22 --version 2>/dev/null | head -1)", "wasi_libc": "$(dpkg-query -W -f='${Version}' wasi-libc)", "build_python": "$(/usr/bin/python3.11 -V 2>&1)"},
-  "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "cpython_opt": "$PY_OPT_CFLAGS", "stack_size": $STACK_SIZE, "loop_yield": $LOOP_YIELD, "loopguard": "$(tr -d '\n' < "$BUILD/loopguard.log" | sed 's/"/\\"/g')"},
+  "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "cpython_opt": "$PY_OPT_CFLAGS", "stack_size": $STACK_SIZE, "ldflags_python": "$REACTOR_LDFLAGS", "loop_yield": $LOOP_YIELD, "loopguard": "$(tr -d '\n' < "$BUILD/loopguard.log" | sed 's/"/\\"/g')"},
   "files": {
     "python.wasm": {"size": $(stat -c %s "$wasm"), "sha256": "$(sha "$wasm")"},
     "lib": {"files": $nfiles, "size": $libsize}

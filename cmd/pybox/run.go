@@ -170,7 +170,9 @@ func (f *runFlags) start(ctx context.Context, cmd string) (sb *fsbridge.Sandbox,
 // newEngine compiles (or loads from cache) the interpreter, showing progress
 // on a terminal during a cold compile.
 func newEngine(ctx context.Context, cacheDir string, noCache, quiet bool) (*runtime.Engine, error) {
-	cfg := runtime.Config{CacheDir: cacheDir, NoCache: noCache}
+	// One run (or one session) per process: a snapshot would cost a copy of
+	// the booted interpreter and never be used.
+	cfg := runtime.Config{CacheDir: cacheDir, NoCache: noCache, NoSnapshot: true}
 	if dir, err := packages.UserDir(); err == nil {
 		cfg.UserPackages = dir // packages added with "pybox packages add"
 	}

@@ -123,6 +123,11 @@ type Stats struct {
 	// Global is the index, in the module's global index space (imported
 	// globals first, then defined globals), of the added kill-switch global.
 	Global uint32
+	// TableWrites counts the instructions in function bodies that change a
+	// table (table.set, table.grow, table.fill, table.copy, table.init,
+	// elem.drop). pybox restores interpreters from a snapshot of linear
+	// memory and globals only, which is sound only if this is zero.
+	TableWrites int
 }
 
 // Section ids of the WebAssembly binary format.
@@ -543,6 +548,7 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 			if br.pos != br.end {
 				return nil, st, fnErr(fmt.Errorf("%d bytes after the final end at offset 0x%x", br.end-br.pos, br.pos))
 			}
+			st.TableWrites += br.tableWrites
 			if len(loops) == 0 {
 				newCode = append(newCode, wasm[entry:br.end]...)
 				continue
@@ -904,6 +910,9 @@ func walkExpr(r *reader, loops *[]int) error {
 		at := r.pos
 		op := r.buf[at]
 		r.pos++
+		if op == 0x26 { // table.set
+			r.tableWrites++
+		}
 		var err error
 		switch opImm[op] {
 		case immNone:
@@ -1041,6 +1050,9 @@ func (r *reader) prefixFC(at int) error {
 	default:
 		return unknownSub(0xfc, sub, at)
 	}
+	if sub >= 12 && sub <= 17 && sub != 16 { // every table op but table.size
+		r.tableWrites++
+	}
 	for i := 0; i < n; i++ {
 		if _, err := r.u32(); err != nil {
 			return err
@@ -1100,6 +1112,8 @@ type reader struct {
 	buf []byte
 	pos int
 	end int
+	// tableWrites counts table-changing instructions walkExpr decoded.
+	tableWrites int
 }
 
 func (r *reader) eof() error {

@@ -2,10 +2,15 @@
 #
 # It asks the host for a job over the _pybox bridge, runs the job's code as
 # __main__, and reports how it ended. The host (runtime/instance.go) owns the
-# protocol; keep the two in step. The host hands this file to a one-line -c
-# bootstrap that executes it in a private namespace, so nothing of the runner
-# is visible in __main__. It is compiled inside wasm at every interpreter
-# start: keep it small.
+# protocol; keep the two in step. pybox_boot (scripts/cpython/_pyboxmodule.c)
+# fetches this file from the host and executes it in a private namespace, so
+# nothing of the runner is visible in __main__. Its module level is the
+# set-up (import paths, preloads, refusals); pybox_serve then calls _serve().
+#
+# Between the two the host may snapshot the interpreter's memory and start
+# any number of interpreters from it (docs/RATIONALE.md): everything done at
+# module level is shared by all of them, so nothing secret or per-run may
+# happen there, and _serve() first draws fresh randomness (_fresh).
 #
 # Wire format of a job: NUL-separated key/value pairs (Python source cannot
 # contain NUL). Keys: code, filename, argv (repeated). The outcome is reported
@@ -13,8 +18,10 @@
 # interrupt), exit code, exception type, exception message, traceback, and the
 # repr of the value of a final expression statement.
 import sys
-import _ast
 import _pybox
+# Used after every one-off job; imported here, in the shared set-up, so no
+# run pays for it.
+import atexit
 # Imported up front: formatting a traceback must work even when the user's
 # code has exhausted memory, and it makes reporting an interrupt faster.
 import linecache
@@ -162,15 +169,9 @@ def _format(exc, filename, code):
     return text
 
 
-def _compile(code, filename):
-    """Compiles code for exec, splitting off a final expression statement so
-    its value can be reported (like a notebook cell). The builtin _ast is
-    used, not ast.py, to keep this cheap."""
-    tree = compile(code, filename, "exec", _ast.PyCF_ONLY_AST)
-    last = None
-    if tree.body and isinstance(tree.body[-1], _ast.Expr):
-        last = compile(_ast.Expression(tree.body.pop().value), filename, "eval")
-    return compile(tree, filename, "exec"), last
+# A final expression statement is assigned to this global by
+# _pybox.compile_cell, and popped right after the run.
+_VALUE = "__pybox_value__"
 
 
 def _run(job):
@@ -183,10 +184,12 @@ def _run(job):
     g["__file__"] = filename
     value = ""
     try:
-        body, last = _compile(code, filename)
+        # Compiled like a notebook cell: the value of a final expression
+        # statement is kept (see _pybox.compile_cell).
+        body, has_value = _pybox.compile_cell(code, filename, _VALUE)
         exec(body, g)
-        if last is not None:
-            v = eval(last, g)
+        if has_value:
+            v = g.pop(_VALUE, None)
             if v is not None:
                 g["_"] = v
                 value = _repr(v)
@@ -247,9 +250,39 @@ def _preload():
             pass
 
 
-def _main():
-    _paths()
-    _preload()
+def _open_fds():
+    # Descriptors open after set-up, reported to the host, which refuses to
+    # snapshot an interpreter holding any beyond stdio and the preopened
+    # mounts (a restored instance would not have them).
+    import os
+    fds = []
+    for fd in range(3, 64):
+        try:
+            os.fstat(fd)
+        except OSError:
+            continue
+        fds.append(str(fd))
+    _pybox.call("fds", ",".join(fds).encode())
+
+
+def _fresh():
+    # Runs first in every interpreter, whether booted or restored from a
+    # snapshot: state seeded at set-up would otherwise be the same in every
+    # interpreter of an engine. str hashes (PYTHONHASHSEED) cannot be
+    # changed once objects exist: they are fixed per snapshot.
+    r = sys.modules.get("random")
+    if r is not None:
+        r.seed()
+    np_random = sys.modules.get("numpy.random")
+    if np_random is not None:
+        np_random.seed()  # the legacy global RandomState (np.random.rand, ...)
+    t = sys.modules.get("tempfile")
+    if t is not None:
+        t._name_sequence = None
+
+
+def _serve():
+    _fresh()
     status = 0
     while True:
         try:
@@ -265,15 +298,25 @@ def _main():
             # A one-off interpreter is discarded after its job: run the
             # atexit handlers now (their output belongs to the run) and skip
             # interpreter finalization, which costs tens of milliseconds.
-            import atexit
             atexit._run_exitfuncs()
             _flush()
         msg = "\0".join(_clean(str(x)) for x in out)
         _pybox.call("done", msg.encode("utf-8", "surrogateescape"))
         if once:
-            import os
-            os._exit(status)
+            # Back to the host, which discards the instance; the exit status
+            # is the one just reported. (os._exit would make the host close
+            # the module inside the guest's call, on the run's time.)
+            return status
         del job, out, msg
 
 
-_main()
+_paths()
+_preload()
+_open_fds()
+# Everything allocated so far is moved out of the collector's reach: a
+# collection would otherwise walk (and write to) every object of the boot,
+# copying every page of a snapshot an interpreter starts from.
+import gc
+gc.collect()
+gc.freeze()
+del gc

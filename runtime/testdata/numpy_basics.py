@@ -18,3 +18,8 @@ print("corrcoef", float(np.corrcoef(np.arange(10.0), 2 * np.arange(10.0) + 1)[0,
 print("loadtxt", np.loadtxt(["1,2", "3,4"], delimiter=",").tolist())
 print("legacy", np.random.RandomState(0).randint(0, 10, 5).tolist())
 print("strings", np.unique(np.array(["b", "a", "b"])).tolist())
+# Found by numpy's own suite (docs/upstream-tests.md): these used to trap or fail.
+import copy, numpy.testing
+print("copy", copy.copy(np.float64(1.5)), copy.deepcopy(np.int32(7)))
+np.save("/tmp/a.npy", np.arange(6).reshape(2, 3)); print("npy", np.load("/tmp/a.npy").sum())
+numpy.testing.assert_allclose([1.0], [1.0 + 1e-9]); print("testing ok")

@@ -19,3 +19,6 @@ for p in ("/tmp/img/a.png", "/tmp/img/a.jpg"):
     small = r.resize((160, 100), Image.LANCZOS).rotate(30, expand=True)
     print(os.path.basename(p), r.format, r.size, r.mode, small.size)
 print("pixel", im.getpixel((12, 50)), im.getpixel((230, 70)))
+# Found by Pillow's own suite: PDF output (no mmap in WASI) and the Arrow export.
+im.save("/tmp/a.pdf"); print("pdf", open("/tmp/a.pdf", "rb").read(5))
+print("arrow", type(im.__arrow_c_schema__()).__name__)

@@ -67,6 +67,9 @@ func main() {
 	if len(opts.SkipFunctions) > 0 {
 		fmt.Printf("skipped:                %s\n", strings.Join(opts.SkipFunctions, ","))
 	}
+	// pybox snapshots interpreters as linear memory and globals: a module
+	// that changes its tables at run time cannot be snapshotted that way.
+	fmt.Printf("table writes:           %d\n", st.TableWrites)
 	if opts.YieldEvery > 0 {
 		fmt.Printf("yield every:            %d iterations (countdown global %d)\n", opts.YieldEvery, st.Global+1)
 	} else {

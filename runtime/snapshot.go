@@ -1,0 +1,187 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tetratelabs/wazero/api"
+)
+
+// snapshot is an interpreter booted once (CPython initialised, the runner's
+// set-up and the engine's preloads done) and frozen at rest: pybox_boot has
+// returned, so no wasm frame is live and the whole state is the linear
+// memory plus a few globals. New interpreters start from it instead of
+// booting: instantiate the module without running any of its code, map the
+// memory copy-on-write, set the globals, call pybox_serve. See
+// docs/RATIONALE.md, "Fresh interpreters from a memory snapshot".
+//
+// What a snapshot does not hold, and why that is sound:
+//   - the wasm call stack: empty at rest (checked: __stack_pointer is back at
+//     its initial value);
+//   - other mutable globals: python.wasm has three (__stack_pointer, the loop
+//     guard's kill switch, 0 at rest, and its yield countdown, whose value
+//     does not matter); the bundle test checks there are no others;
+//   - the function table: C code compiled by clang never writes it;
+//   - WASI state: the preopened mounts are the same for every instance of
+//     an engine, and the runner reports its open descriptors so a snapshot
+//     holding any other file is refused;
+//   - host-side facts learned at boot: the guest's interrupt flag addresses
+//     ("signals"), kept here.
+type snapshot struct {
+	file  *os.File // the memory image; read-only, mapped privately
+	size  uint64   // bytes of linear memory
+	sp    uint64   // __stack_pointer at rest
+	flags [5]uint32
+	// bootTime is how long the boot took; resident is how many bytes of
+	// the image are not zero (what the file holds).
+	bootTime time.Duration
+	resident uint64
+}
+
+// stackPointerGlobal is the C stack pointer, exported by the build
+// (scripts/build-runtime.sh) so the host can check the guest is at rest.
+const stackPointerGlobal = "__stack_pointer"
+
+// wasmPage is the WebAssembly page size.
+const wasmPage = 65536
+
+// takeSnapshot boots an interpreter and snapshots it. The booted instance is
+// returned too, unstarted and still pristine: it can serve a job itself.
+func (e *Engine) takeSnapshot(ctx context.Context) (*snapshot, *instance, error) {
+	start := time.Now()
+	inst, err := e.instantiate(ctx, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := func(err error) (*snapshot, *instance, error) {
+		_ = inst.mod.Close(ctx)
+		return nil, nil, err
+	}
+	spg, ok := inst.mod.ExportedGlobal(stackPointerGlobal).(api.MutableGlobal)
+	if !ok {
+		return fail(fmt.Errorf("snapshot: python.wasm does not export %s", stackPointerGlobal))
+	}
+	sp0 := spg.Get()
+	if err := e.startGuest(ctx, inst); err != nil {
+		return fail(err)
+	}
+	s := &snapshot{sp: spg.Get(), bootTime: time.Since(start)}
+	if s.sp != sp0 {
+		return fail(fmt.Errorf("snapshot: the guest is not at rest (stack pointer %#x, initially %#x)", s.sp, sp0))
+	}
+	if inst.loopKill != nil && inst.loopKill.Get() != 0 {
+		return fail(fmt.Errorf("snapshot: the guest's kill switch is set"))
+	}
+	// Preopens: "/" and /usr/local, plus the user's packages if mounted;
+	// WASI numbers them from 3.
+	want := 2
+	if inst.userSite {
+		want++
+	}
+	var wantFDs []string
+	for fd := 3; fd < 3+want; fd++ {
+		wantFDs = append(wantFDs, strconv.Itoa(fd))
+	}
+	if inst.openFDs != strings.Join(wantFDs, ",") {
+		return fail(fmt.Errorf("snapshot: the guest has descriptors %q open after boot, want only the mounts %q", inst.openFDs, strings.Join(wantFDs, ",")))
+	}
+	for i := range s.flags {
+		s.flags[i] = inst.flags[i].Load()
+	}
+	mem := inst.mod.Memory()
+	s.size = uint64(mem.Size())
+	image, ok := mem.Read(0, mem.Size())
+	if !ok || s.size%wasmPage != 0 {
+		return fail(fmt.Errorf("snapshot: cannot read guest memory"))
+	}
+	if s.file, s.resident, err = writeImage(image); err != nil {
+		return fail(fmt.Errorf("snapshot: %w", err))
+	}
+	return s, inst, nil
+}
+
+// writeImage writes the memory image to a new anonymous file, skipping zero
+// pages (the file stays sparse), and makes it read-only where the OS can.
+func writeImage(image []byte) (*os.File, uint64, error) {
+	f, err := newImageFile()
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := f.Truncate(int64(len(image))); err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	const chunk = 16 << 10
+	zero := make([]byte, chunk)
+	var resident uint64
+	for off := 0; off < len(image); {
+		if bytes.Equal(image[off:off+chunk], zero) {
+			off += chunk
+			continue
+		}
+		end := off + chunk
+		for end < len(image) && !bytes.Equal(image[end:end+chunk], zero) {
+			end += chunk
+		}
+		if _, err := f.WriteAt(image[off:end], int64(off)); err != nil {
+			f.Close()
+			return nil, 0, err
+		}
+		resident += uint64(end - off)
+		off = end
+	}
+	if err := sealImageFile(f); err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, resident, nil
+}
+
+// restore makes a new interpreter from the snapshot: instantiate (no code
+// runs), grow the memory to the snapshot's size, map the image over it
+// copy-on-write, and set the globals and the host-side facts. It is not
+// started: serve does that.
+func (e *Engine) restore(ctx context.Context, s *snapshot, memLimit int64) (*instance, error) {
+	inst, err := e.instantiate(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*instance, error) {
+		_ = inst.mod.Close(ctx)
+		return nil, fmt.Errorf("restore interpreter from snapshot: %w", err)
+	}
+	mem := inst.mod.Memory()
+	if cur := uint64(mem.Size()); cur < s.size {
+		if _, ok := mem.Grow(uint32((s.size - cur) / wasmPage)); !ok {
+			if inst.mem.err != nil {
+				return fail(inst.mem.err)
+			}
+			return fail(fmt.Errorf("cannot grow guest memory to %d bytes", s.size))
+		}
+	}
+	if err := inst.mem.mapSnapshot(s.file, s.size); err != nil {
+		return fail(err)
+	}
+	spg, ok := inst.mod.ExportedGlobal(stackPointerGlobal).(api.MutableGlobal)
+	if !ok {
+		return fail(fmt.Errorf("python.wasm does not export %s", stackPointerGlobal))
+	}
+	spg.Set(s.sp)
+	for i := range inst.flags {
+		inst.flags[i].Store(s.flags[i])
+	}
+	inst.mem.setLimit(uint64(memLimit))
+	return inst, nil
+}
+
+func (s *snapshot) close() error {
+	if s == nil || s.file == nil {
+		return nil
+	}
+	return s.file.Close()
+}
