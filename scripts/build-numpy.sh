@@ -41,6 +41,11 @@ PREFIX=$BUILD/prefix
 PYINC="-I$BUILD/cpython/Include -I$BUILD/cpython/builddir/wasi"
 OPT_CFLAGS=${OPT_CFLAGS:--O2}
 WASM_FEATURES="-mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals"
+# WebAssembly SIMD128 for numpy only: clang's loop vectorizer turns numpy's
+# inner loops (ufuncs, reductions, matmul) into v128 code, which wazero
+# compiles to SSE/NEON. numpy's own SIMD dispatch stays off (it has no wasm
+# target). Measured in docs/runtime-bundle.md ("Flags and why").
+NP_SIMD=${NP_SIMD--msimd128}
 HERE=$ROOT/scripts/numpy
 SRC=$BUILD/numpy-src
 NB=$BUILD/numpy-build
@@ -93,6 +98,10 @@ tar -xzf "$BUILD/src/$NUMPY_SDIST" -C "$SRC" --strip-components=1
 # killed the interpreter), and np.save/np.load avoid the os.dup path, which
 # WASI lacks.
 (cd "$SRC" && patch -p1 -s < "$HERE/wasm32-fixes.patch")
+# matmul without BLAS (scripts/numpy/matmul-rows.patch): loop order m-n-p
+# for unit-stride rows, so the inner loop vectorizes; same results bit for
+# bit (each element sums over n in the original order).
+(cd "$SRC" && patch -p1 -s < "$HERE/matmul-rows.patch")
 
 log "numpy: meson setup (cross wasm32-wasi)"
 sed "s#@SYSROOT@#$SYSROOT#g" "$HERE/wasm32-wasi.cross.in" > "$BUILD/numpy-cross.txt"
@@ -101,7 +110,7 @@ sed "s#@SYSROOT@#$SYSROOT#g" "$HERE/wasm32-wasi.cross.in" > "$BUILD/numpy-cross.
 # WASI pthread stubs header uses C's `restrict`; numpy's C++ uses
 # try/catch/throw in three files (see cxa_throw_abort.c).
 # -ffile-prefix-map: no build paths in the objects (assert messages).
-NP_CFLAGS="$PYINC $OPT_CFLAGS $WASM_FEATURES -ffile-prefix-map=$BUILD=/pybox-build"
+NP_CFLAGS="$PYINC $OPT_CFLAGS $WASM_FEATURES $NP_SIMD -ffile-prefix-map=$BUILD=/pybox-build"
 NP_CXXFLAGS="$NP_CFLAGS -Drestrict=__restrict -fignore-exceptions"
 (cd "$SRC" && "$TOOLS/bin/python" vendored-meson/meson/meson.py setup "$NB" \
   --cross-file "$BUILD/numpy-cross.txt" \
@@ -186,10 +195,10 @@ cat > "$BUILD/manifest-numpy.json" <<JSON
 [
  {"name": "numpy", "version": "$NUMPY_VERSION", "source": "PyPI sdist", "file": "$NUMPY_SDIST", "sha256": "$NUMPY_SHA256",
   "license": "BSD-3-Clause AND 0BSD AND MIT AND Zlib AND CC0-1.0 (numpy/LICENSE.txt; bundled lapack_lite and pocketfft: BSD-3-Clause)",
-  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/wasm32-fixes.patch", "scripts/numpy/cxa_throw_abort.c", "mtrand symbol renaming (build-numpy.sh)"],
+  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/wasm32-fixes.patch", "scripts/numpy/matmul-rows.patch", "scripts/numpy/cxa_throw_abort.c", "mtrand symbol renaming (build-numpy.sh)"],
   "modules": "$(echo $MODULES | tr / .)",
   "build_tools": {"meson": "numpy's vendored meson", "cython": "$CYTHON_VERSION", "ninja": "$NINJA_VERSION"},
-  "flags": {"cflags": "$OPT_CFLAGS $WASM_FEATURES", "cxxflags": "-fignore-exceptions -Drestrict=__restrict",
+  "flags": {"cflags": "$OPT_CFLAGS $WASM_FEATURES $NP_SIMD", "cxxflags": "-fignore-exceptions -Drestrict=__restrict",
             "meson": "-Dbuildtype=release -Ddisable-optimization=true -Dcpu-baseline=none -Dcpu-dispatch=none -Dblas=none -Dlapack=none -Ddisable-threading=true -Ddisable-highway=true -Ddisable-intel-sort=true -Ddisable-svml=true"},
   "archive": {"file": "prefix/lib/libnumpy.a", "sha256": "$(sha "$PREFIX/lib/libnumpy.a")"}}
 ]
