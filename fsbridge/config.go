@@ -117,16 +117,16 @@ func ParseByteSize(s string) (int64, error) {
 		i--
 	}
 	num, unit := strings.TrimSpace(t[:i]), strings.ToLower(strings.TrimSpace(t[i:]))
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("bad size %q", s)
+	n, err := strconv.ParseFloat(num, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("bad size %q: use a number with an optional unit, e.g. 256MiB, 1GiB, 500MB", s)
 	}
 	mult := map[string]int64{"": 1, "b": 1, "k": 1 << 10, "kb": 1000, "kib": 1 << 10, "m": 1 << 20, "mb": 1000 * 1000,
 		"mib": 1 << 20, "g": 1 << 30, "gb": 1000 * 1000 * 1000, "gib": 1 << 30}[unit]
 	if mult == 0 {
-		return 0, fmt.Errorf("bad size unit in %q", s)
+		return 0, fmt.Errorf("bad size unit in %q: use B, KB, MB, GB, KiB, MiB or GiB", s)
 	}
-	return n * mult, nil
+	return int64(n * float64(mult)), nil
 }
 
 // Duration reads from TOML as a string like "5s" or "250ms".

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pybox-dev/pybox/fsbridge"
 )
 
 // binary is the pybox binary built once for these tests, CGO disabled as it
@@ -134,9 +136,9 @@ func TestParseByteSize(t *testing.T) {
 		{"-5MiB", 0, true},
 	}
 	for _, tc := range tests {
-		got, err := parseByteSize(tc.in)
+		got, err := fsbridge.ParseByteSize(tc.in)
 		if (err != nil) != tc.err || got != tc.want {
-			t.Errorf("parseByteSize(%q) = %d, %v; want %d, err=%v", tc.in, got, err, tc.want, tc.err)
+			t.Errorf("ParseByteSize(%q) = %d, %v; want %d, err=%v", tc.in, got, err, tc.want, tc.err)
 		}
 	}
 }

@@ -5,44 +5,18 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/pybox-dev/pybox/fsbridge"
 	"github.com/pybox-dev/pybox/packages"
 )
 
 // byteSize is a flag.Value for sizes such as 256MiB, 1GiB, 512M or 1048576.
 type byteSize int64
 
-var sizeUnits = []struct {
-	suffix string
-	mult   int64
-}{
-	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30},
-	{"KB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000},
-	{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1},
-}
-
-func parseByteSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	mult := int64(1)
-	for _, u := range sizeUnits {
-		if strings.HasSuffix(strings.ToUpper(t), strings.ToUpper(u.suffix)) {
-			t = strings.TrimSpace(t[:len(t)-len(u.suffix)])
-			mult = u.mult
-			break
-		}
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v < 0 {
-		return 0, fmt.Errorf("invalid size %q: use a number with an optional unit, e.g. 256MiB, 1GiB, 500MB", s)
-	}
-	return int64(v * float64(mult)), nil
-}
-
 func (b *byteSize) Set(s string) error {
-	v, err := parseByteSize(s)
+	v, err := fsbridge.ParseByteSize(s)
 	if err != nil {
 		return err
 	}
