@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
@@ -27,14 +28,20 @@ const CacheDirEnv = "PYBOX_CACHE_DIR"
 // CacheDir returns pybox's cache folder: $PYBOX_CACHE_DIR, or "pybox" in the
 // user's cache folder.
 func CacheDir() (string, error) {
-	if d := os.Getenv(CacheDirEnv); d != "" {
+	return userDir(CacheDirEnv, os.UserCacheDir, "cache", "pybox")
+}
+
+// userDir is $env if set, else the parts joined under base() (the user's
+// cache or config folder, named what in the error when there is none).
+func userDir(env string, base func() (string, error), what string, parts ...string) (string, error) {
+	if d := os.Getenv(env); d != "" {
 		return d, nil
 	}
-	base, err := os.UserCacheDir()
+	b, err := base()
 	if err != nil {
-		return "", fmt.Errorf("find user cache dir (set %s to choose one): %w", CacheDirEnv, err)
+		return "", fmt.Errorf("find user %s dir (set %s to choose one): %w", what, env, err)
 	}
-	return filepath.Join(base, "pybox"), nil
+	return filepath.Join(append([]string{b}, parts...)...), nil
 }
 
 // The extracted bundle's layout: the bundle's files under files/, and an
@@ -142,7 +149,13 @@ func extractBundle(dir string, compressed []byte) error {
 		if err != nil {
 			return fmt.Errorf("extract %s: %w", name, err)
 		}
-		n, err := io.Copy(f, tr)
+		var w io.Writer = f
+		var wasmHash hash.Hash
+		if name == "python.wasm" { // Bundle.ID, recorded so that loading need not hash 20 MB
+			wasmHash = sha256.New()
+			w = io.MultiWriter(f, wasmHash)
+		}
+		n, err := io.Copy(w, tr)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -150,6 +163,9 @@ func extractBundle(dir string, compressed []byte) error {
 			return fmt.Errorf("extract %s: %w", name, err)
 		}
 		fmt.Fprintf(&index, "f %o %d %s\n", h.FileInfo().Mode().Perm(), n, name)
+		if wasmHash != nil {
+			fmt.Fprintf(&index, "id %x\n", wasmHash.Sum(nil))
+		}
 	}
 	return os.WriteFile(filepath.Join(dir, extractedIndex), []byte(index.String()), 0o444)
 }
@@ -181,6 +197,8 @@ func openExtracted(dir string) (*Bundle, error) {
 			return fmt.Errorf("%s: bad line %q", idx.Name(), line)
 		}
 		switch {
+		case strings.HasPrefix(line, "id "):
+			b.ID = line[3:]
 		case strings.HasPrefix(line, "d "):
 			tb.dir(line[2:])
 		case strings.HasPrefix(line, "f "):
@@ -226,8 +244,10 @@ func openExtracted(dir string) (*Bundle, error) {
 		return nil, errors.New("extracted bundle lacks python.wasm or manifest.json")
 	}
 	b.Files = tb.done()
-	sum := sha256.Sum256(b.Wasm)
-	b.ID = hex.EncodeToString(sum[:])
+	if b.ID == "" { // an index written before IDs were recorded
+		sum := sha256.Sum256(b.Wasm)
+		b.ID = hex.EncodeToString(sum[:])
+	}
 	return b, nil
 }
 

@@ -27,14 +27,7 @@ const UserDirEnv = "PYBOX_PACKAGES_DIR"
 // AddWheel: $PYBOX_PACKAGES_DIR, else "pybox/site-packages" under
 // os.UserConfigDir().
 func UserDir() (string, error) {
-	if d := os.Getenv(UserDirEnv); d != "" {
-		return d, nil
-	}
-	base, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("find user config dir (set %s to choose one): %w", UserDirEnv, err)
-	}
-	return filepath.Join(base, "pybox", "site-packages"), nil
+	return userDir(UserDirEnv, os.UserConfigDir, "config", "pybox", "site-packages")
 }
 
 // Package is one importable distribution.
