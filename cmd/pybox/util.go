@@ -18,7 +18,7 @@ type byteSize int64
 func (b *byteSize) Set(s string) error {
 	v, err := fsbridge.ParseByteSize(s)
 	if err != nil {
-		return err
+		return fmt.Errorf("invalid size %q: use a number with an optional unit, e.g. 256MiB, 1GiB, 500MB", s)
 	}
 	*b = byteSize(v)
 	return nil
