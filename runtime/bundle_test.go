@@ -24,6 +24,13 @@ func TestBundledPackages(t *testing.T) {
 			"corrcoef 1.0", "loadtxt [[1.0, 2.0], [3.0, 4.0]]", "legacy [5, 0, 3, 3, 7]",
 			"strings ['a', 'b']", "copy 1.5 7", "npy 15", "testing ok",
 		}},
+		{"numpy_simd_loops.py", []string{
+			"sin libm mismatches 0 of 238022", "sin strided same True", "sin in place same True",
+			"sin odd lengths True", "cos libm mismatches 0 of 238022", "cos strided same True",
+			"cos in place same True", "cos odd lengths True", "sin -0.0 True",
+			"float64 arithmetic same True", "float32 arithmetic same True", "sqrt libm True",
+			"matmul same True", "dot shape error: shapes (2,3) and (4,5) not aligned: 3 (dim 1) != 4 (dim 0)",
+		}},
 		{"pillow_draw.py", []string{
 			"features True True True",
 			"a.png PNG (320, 200) RGB", "a.jpg JPEG (320, 200) RGB",

@@ -102,6 +102,15 @@ tar -xzf "$BUILD/src/$NUMPY_SDIST" -C "$SRC" --strip-components=1
 # for unit-stride rows, so the inner loop vectorizes; same results bit for
 # bit (each element sums over n in the original order).
 (cd "$SRC" && patch -p1 -s < "$HERE/matmul-rows.patch")
+# wasm SIMD128 loops (scripts/numpy/pybox_simd.h, hooked in by
+# simd-loops.patch): numpy's own SIMD has no wasm target, so its float
+# ufuncs ran their scalar fallbacks. Unit-stride add/subtract/multiply/
+# divide, rint/floor/ceil/trunc/sqrt/absolute/square/reciprocal, the
+# pairwise-sum block, float64 sin/cos and a register-tiled float32/float64
+# matmul (np.dot of 2-D float arrays routed to it), all bit-identical to the
+# scalar code they replace (runtime/testdata/numpy_simd_loops.py checks).
+cp "$HERE/pybox_simd.h" "$SRC/numpy/_core/src/umath/"
+(cd "$SRC" && patch -p1 -s < "$HERE/simd-loops.patch")
 
 log "numpy: meson setup (cross wasm32-wasi)"
 sed "s#@SYSROOT@#$SYSROOT#g" "$HERE/wasm32-wasi.cross.in" > "$BUILD/numpy-cross.txt"
@@ -195,7 +204,7 @@ cat > "$BUILD/manifest-numpy.json" <<JSON
 [
  {"name": "numpy", "version": "$NUMPY_VERSION", "source": "PyPI sdist", "file": "$NUMPY_SDIST", "sha256": "$NUMPY_SHA256",
   "license": "BSD-3-Clause AND 0BSD AND MIT AND Zlib AND CC0-1.0 (numpy/LICENSE.txt; bundled lapack_lite and pocketfft: BSD-3-Clause)",
-  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/wasm32-fixes.patch", "scripts/numpy/matmul-rows.patch", "scripts/numpy/cxa_throw_abort.c", "mtrand symbol renaming (build-numpy.sh)"],
+  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/wasm32-fixes.patch", "scripts/numpy/matmul-rows.patch", "scripts/numpy/simd-loops.patch", "scripts/numpy/pybox_simd.h", "scripts/numpy/cxa_throw_abort.c", "mtrand symbol renaming (build-numpy.sh)"],
   "modules": "$(echo $MODULES | tr / .)",
   "build_tools": {"meson": "numpy's vendored meson", "cython": "$CYTHON_VERSION", "ninja": "$NINJA_VERSION"},
   "flags": {"cflags": "$OPT_CFLAGS $WASM_FEATURES $NP_SIMD", "cxxflags": "-fignore-exceptions -Drestrict=__restrict",
