@@ -156,7 +156,7 @@ done > "$W/compile.sh"
   || { grep -B2 -A8 error "$W/lxml-cc.log" | head -60; exit 1; }
 "$ROOT/scripts/numpy/extmod/gen-extmod.sh" _pybox_ext_lxml "$W/_pybox_ext_lxml.c" "${entries[@]}"
 clang-19 --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES $PYINC \
-  -I"$ROOT/scripts/numpy/extmod" -c "$W/_pybox_ext_lxml.c" -o "$W/obj/_pybox_ext_lxml.o"
+  -ffile-prefix-map="$BUILD"=/pybox-build -I"$ROOT/scripts/numpy/extmod" -c "$W/_pybox_ext_lxml.c" -o "$W/obj/_pybox_ext_lxml.o"
 rm -f "$PREFIX/lib/liblxml.a"
 llvm-ar-19 rcsD "$PREFIX/lib/liblxml.a" "$W/obj/_pybox_ext_lxml.o" "${objs[@]}"
 

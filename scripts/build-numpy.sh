@@ -98,6 +98,11 @@ tar -xzf "$BUILD/src/$NUMPY_SDIST" -C "$SRC" --strip-components=1
 # killed the interpreter), and np.save/np.load avoid the os.dup path, which
 # WASI lacks.
 (cd "$SRC" && patch -p1 -s < "$HERE/wasm32-fixes.patch")
+# ndarray.tofile / np.fromfile hand the C code a FILE* made with os.dup +
+# fdopen; WASI has no dup (they failed with "Not supported"). On WASI the
+# FILE* is a fopencookie stream over the same descriptor whose close leaves
+# it open (scripts/numpy/wasi-file-dup.patch).
+(cd "$SRC" && patch -p1 -s < "$HERE/wasi-file-dup.patch")
 # matmul without BLAS (scripts/numpy/matmul-rows.patch): loop order m-n-p
 # for unit-stride rows, so the inner loop vectorizes; same results bit for
 # bit (each element sums over n in the original order).
@@ -169,7 +174,7 @@ entries=()
 for m in $MODULES; do entries+=("${m//\//.}=PyInit_${m##*/}"); done
 "$HERE/extmod/gen-extmod.sh" _pybox_ext_numpy "$NB/_pybox_ext_numpy.c" "${entries[@]}"
 $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES $PYINC \
-  -I"$HERE/extmod" -c "$NB/_pybox_ext_numpy.c" -o "$NB/_pybox_ext_numpy.o"
+  -ffile-prefix-map="$BUILD"=/pybox-build -I"$HERE/extmod" -c "$NB/_pybox_ext_numpy.c" -o "$NB/_pybox_ext_numpy.o"
 $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES \
   -c "$HERE/cxa_throw_abort.c" -o "$NB/cxa_throw_abort.o"
 {
@@ -204,7 +209,7 @@ cat > "$BUILD/manifest-numpy.json" <<JSON
 [
  {"name": "numpy", "version": "$NUMPY_VERSION", "source": "PyPI sdist", "file": "$NUMPY_SDIST", "sha256": "$NUMPY_SHA256",
   "license": "BSD-3-Clause AND 0BSD AND MIT AND Zlib AND CC0-1.0 (numpy/LICENSE.txt; bundled lapack_lite and pocketfft: BSD-3-Clause)",
-  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/wasm32-fixes.patch", "scripts/numpy/matmul-rows.patch", "scripts/numpy/simd-loops.patch", "scripts/numpy/pybox_simd.h", "scripts/numpy/cxa_throw_abort.c", "mtrand symbol renaming (build-numpy.sh)"],
+  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/wasm32-fixes.patch", "scripts/numpy/wasi-file-dup.patch", "scripts/numpy/matmul-rows.patch", "scripts/numpy/simd-loops.patch", "scripts/numpy/pybox_simd.h", "scripts/numpy/cxa_throw_abort.c", "mtrand symbol renaming (build-numpy.sh)"],
   "modules": "$(echo $MODULES | tr / .)",
   "build_tools": {"meson": "numpy's vendored meson", "cython": "$CYTHON_VERSION", "ninja": "$NINJA_VERSION"},
   "flags": {"cflags": "$OPT_CFLAGS $WASM_FEATURES $NP_SIMD", "cxxflags": "-fignore-exceptions -Drestrict=__restrict",

@@ -184,7 +184,7 @@ done < "$W/pillow-sources.txt" > "$W/compile.sh"
   PIL._imaging=PyInit__imaging PIL._imagingft=PyInit__imagingft \
   PIL._imagingmath=PyInit__imagingmath PIL._imagingmorph=PyInit__imagingmorph
 clang-19 --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES $PYINC \
-  -I"$ROOT/scripts/numpy/extmod" -c "$W/_pybox_ext_pillow.c" -o "$W/obj/_pybox_ext_pillow.o"
+  -ffile-prefix-map="$BUILD"=/pybox-build -I"$ROOT/scripts/numpy/extmod" -c "$W/_pybox_ext_pillow.c" -o "$W/obj/_pybox_ext_pillow.o"
 rm -f "$PREFIX/lib/libpillow.a"
 llvm-ar-19 rcsD "$PREFIX/lib/libpillow.a" "$W/obj/_pybox_ext_pillow.o" "${objs[@]}"
 echo "setjmp lowered to wasm EH in: $(for o in "${objs[@]}"; do llvm-nm-19 -u "$o" | grep -q __wasm_setjmp && basename "$o"; done | tr '\n' ' ')" >&2

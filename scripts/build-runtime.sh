@@ -155,6 +155,10 @@ stage_cpython() {
   # Modules/Setup.local is newer, which undid this edit (python.wasm had a
   # 512 KiB stack).
   sed -i -e "s/-z stack-size=524288//" -e "s/-Wl,--initial-memory=10485760//" Makefile.pre Makefile
+  # getpath.c is compiled with the source dir as VPATH (only used to spot a
+  # build tree, which the guest never is): a fixed name instead, so that
+  # python.wasm does not depend on where it was built.
+  sed -i -e "s|-DVPATH='\"\$(VPATH)\"'|-DVPATH='\"/pybox-build/cpython\"'|" Makefile.pre Makefile
   # python.wasm is a WASI reactor (no _start): the host calls _initialize,
   # then pybox_boot, which starts the interpreter and returns with it at
   # rest, so its memory can be snapshotted and mapped into new instances

@@ -23,3 +23,18 @@ import copy, numpy.testing
 print("copy", copy.copy(np.float64(1.5)), copy.deepcopy(np.int32(7)))
 np.save("/tmp/a.npy", np.arange(6).reshape(2, 3)); print("npy", np.load("/tmp/a.npy").sum())
 numpy.testing.assert_allclose([1.0], [1.0 + 1e-9]); print("testing ok")
+# tofile/fromfile hand numpy's C code a FILE* over the Python file's
+# descriptor (no dup on WASI): by path, by file object, with the Python
+# file's position kept in step.
+a = np.arange(10.0)
+a.tofile("/tmp/a.bin")
+with open("/tmp/b.bin", "wb") as f:
+    f.write(b"head")
+    a[:4].tofile(f)
+    f.write(b"tail")
+with open("/tmp/b.bin", "rb") as f:
+    f.read(4)
+    mid = np.fromfile(f, dtype=np.float64, count=4)
+    print("tofile", np.fromfile("/tmp/a.bin").sum(), mid.tolist(), f.read())
+a.tofile("/tmp/c.txt", sep=",")
+print("text", np.fromfile("/tmp/c.txt", sep=",")[-1])
