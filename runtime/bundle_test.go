@@ -23,7 +23,7 @@ func TestBundledPackages(t *testing.T) {
 			"solve True", "eig [1.0, 2.0, 3.0]", "lstsq [1.0, 2.0]", "fft True", "sort True",
 			"corrcoef 1.0", "loadtxt [[1.0, 2.0], [3.0, 4.0]]", "legacy [5, 0, 3, 3, 7]",
 			"strings ['a', 'b']", "copy 1.5 7", "npy 15", "testing ok",
-			"tofile 45.0 [0.0, 1.0, 2.0, 3.0] b'tail'", "text 9.0",
+			"tofile 45.0 [0.0, 1.0, 2.0, 3.0] b'tail'", "text 9.0", "getters (True,) True",
 		}},
 		{"numpy_simd_loops.py", []string{
 			"sin libm mismatches 0 of 238022", "sin strided same True", "sin in place same True",

@@ -93,10 +93,11 @@ export PATH=$TOOLS/bin:$PATH
 rm -rf "$SRC" "$NB" && mkdir -p "$SRC"
 tar -xzf "$BUILD/src/$NUMPY_SDIST" -C "$SRC" --strip-components=1
 # wasm32 fixes (scripts/numpy/wasm32-fixes.patch): three C methods whose
-# parameter count does not match their METH_ flags (harmless on x86, a trap
-# on wasm, which type-checks every indirect call: copy.copy(np.float64(1))
-# killed the interpreter), and np.save/np.load avoid the os.dup path, which
-# WASI lacks.
+# parameter count does not match their METH_ flags and two getters written
+# without the closure parameter (harmless on x86, a trap on wasm, which
+# type-checks every indirect call: copy.copy(np.float64(1)) killed the
+# interpreter; scripts/upstream-tests/check_method_signatures.py finds them),
+# and np.save/np.load avoid the os.dup path, which WASI lacks.
 (cd "$SRC" && patch -p1 -s < "$HERE/wasm32-fixes.patch")
 # ndarray.tofile / np.fromfile hand the C code a FILE* made with os.dup +
 # fdopen; WASI has no dup (they failed with "Not supported"). On WASI the
