@@ -66,7 +66,7 @@ pybox_overlap(const char *a, ptrdiff_t as, const char *b, ptrdiff_t bs, ptrdiff_
 
 /* ---- binary arithmetic ------------------------------------------------ */
 
-#define PYBOX_BINARY(NAME, T, VOP)                                            \
+#define PYBOX_BINARY(NAME, T, VOP, SPLAT)                                     \
 static inline ptrdiff_t                                                       \
 NAME(char *s0, ptrdiff_t ss0, char *s1, ptrdiff_t ss1, char *d, ptrdiff_t sd, \
      ptrdiff_t n)                                                             \
@@ -83,7 +83,7 @@ NAME(char *s0, ptrdiff_t ss0, char *s1, ptrdiff_t ss1, char *d, ptrdiff_t sd, \
         return 0;                                                             \
     }                                                                         \
     if (ss0 == 0) {                                                           \
-        const v128_t a = wasm_v128_load##T##_splat_helper(s0);                \
+        const v128_t a = SPLAT(s0);                                           \
         PYBOX_UNROLL                                                          \
         for (; i < m; i += W) {                                               \
             wasm_v128_store(d + i * sizeof(T),                                \
@@ -91,7 +91,7 @@ NAME(char *s0, ptrdiff_t ss0, char *s1, ptrdiff_t ss1, char *d, ptrdiff_t sd, \
         }                                                                     \
     }                                                                         \
     else if (ss1 == 0) {                                                      \
-        const v128_t b = wasm_v128_load##T##_splat_helper(s1);                \
+        const v128_t b = SPLAT(s1);                                           \
         PYBOX_UNROLL                                                          \
         for (; i < m; i += W) {                                               \
             wasm_v128_store(d + i * sizeof(T),                                \
@@ -109,17 +109,14 @@ NAME(char *s0, ptrdiff_t ss0, char *s1, ptrdiff_t ss1, char *d, ptrdiff_t sd, \
     return m;                                                                 \
 }
 
-#define wasm_v128_loaddouble_splat_helper(p) wasm_v128_load64_splat(p)
-#define wasm_v128_loadfloat_splat_helper(p) wasm_v128_load32_splat(p)
-
-PYBOX_BINARY(pybox_add_f64, double, wasm_f64x2_add)
-PYBOX_BINARY(pybox_subtract_f64, double, wasm_f64x2_sub)
-PYBOX_BINARY(pybox_multiply_f64, double, wasm_f64x2_mul)
-PYBOX_BINARY(pybox_divide_f64, double, wasm_f64x2_div)
-PYBOX_BINARY(pybox_add_f32, float, wasm_f32x4_add)
-PYBOX_BINARY(pybox_subtract_f32, float, wasm_f32x4_sub)
-PYBOX_BINARY(pybox_multiply_f32, float, wasm_f32x4_mul)
-PYBOX_BINARY(pybox_divide_f32, float, wasm_f32x4_div)
+PYBOX_BINARY(pybox_add_f64, double, wasm_f64x2_add, wasm_v128_load64_splat)
+PYBOX_BINARY(pybox_subtract_f64, double, wasm_f64x2_sub, wasm_v128_load64_splat)
+PYBOX_BINARY(pybox_multiply_f64, double, wasm_f64x2_mul, wasm_v128_load64_splat)
+PYBOX_BINARY(pybox_divide_f64, double, wasm_f64x2_div, wasm_v128_load64_splat)
+PYBOX_BINARY(pybox_add_f32, float, wasm_f32x4_add, wasm_v128_load32_splat)
+PYBOX_BINARY(pybox_subtract_f32, float, wasm_f32x4_sub, wasm_v128_load32_splat)
+PYBOX_BINARY(pybox_multiply_f32, float, wasm_f32x4_mul, wasm_v128_load32_splat)
+PYBOX_BINARY(pybox_divide_f32, float, wasm_f32x4_div, wasm_v128_load32_splat)
 
 /* ---- unary ------------------------------------------------------------ */
 
@@ -233,18 +230,26 @@ pybox_pairwise_block_f32(const float *a, ptrdiff_t n)
 #define pb_mul wasm_f64x2_mul
 #define pb_sel(m, a, b) wasm_v128_bitselect((a), (b), (m)) /* m ? a : b */
 
-/* msun k_sin.c: sin on [-pi/4, pi/4] of x + y (y the tail of x).
- * iy == 0 form (y is 0, no reduction happened). */
+/* msun k_sin.c: sin on [-pi/4, pi/4] of x + y (y the tail of x). Its
+ * polynomial r = S2 + z*(S3 + z*S4) + z*w*(S5 + z*S6), z = x*x, w = z*z. */
 static inline v128_t
-pb_ksin0(v128_t x)
+pb_ksin_poly(v128_t z)
 {
-    const v128_t z = pb_mul(x, x), w = pb_mul(z, z);
-    const v128_t r = pb_add(
+    const v128_t w = pb_mul(z, z);
+    return pb_add(
         pb_add(PB_F(8.33333333332248946124e-03),
                pb_mul(z, pb_add(PB_F(-1.98412698298579493134e-04),
                                 pb_mul(z, PB_F(2.75573137070700676789e-06))))),
         pb_mul(pb_mul(z, w), pb_add(PB_F(-2.50507602534068634195e-08),
                                     pb_mul(z, PB_F(1.58969099521155010221e-10)))));
+}
+
+/* iy == 0 form (y is 0, no reduction happened): x + v*(S1 + z*r). */
+static inline v128_t
+pb_ksin0(v128_t x)
+{
+    const v128_t z = pb_mul(x, x);
+    const v128_t r = pb_ksin_poly(z);
     const v128_t v = pb_mul(z, x);
     return pb_add(x, pb_mul(v, pb_add(PB_F(-1.66666666666666324348e-01), pb_mul(z, r))));
 }
@@ -253,13 +258,8 @@ pb_ksin0(v128_t x)
 static inline v128_t
 pb_ksin1(v128_t x, v128_t y)
 {
-    const v128_t z = pb_mul(x, x), w = pb_mul(z, z);
-    const v128_t r = pb_add(
-        pb_add(PB_F(8.33333333332248946124e-03),
-               pb_mul(z, pb_add(PB_F(-1.98412698298579493134e-04),
-                                pb_mul(z, PB_F(2.75573137070700676789e-06))))),
-        pb_mul(pb_mul(z, w), pb_add(PB_F(-2.50507602534068634195e-08),
-                                    pb_mul(z, PB_F(1.58969099521155010221e-10)))));
+    const v128_t z = pb_mul(x, x);
+    const v128_t r = pb_ksin_poly(z);
     const v128_t v = pb_mul(z, x);
     const v128_t inner = pb_sub(pb_mul(z, pb_sub(pb_mul(PB_F(0.5), y), pb_mul(v, r))), y);
     return pb_sub(x, pb_sub(inner, pb_mul(v, PB_F(-1.66666666666666324348e-01))));
