@@ -106,7 +106,9 @@ tar -xzf "$BUILD/src/$NUMPY_SDIST" -C "$SRC" --strip-components=1
 (cd "$SRC" && patch -p1 -s < "$HERE/wasi-file-dup.patch")
 # matmul without BLAS (scripts/numpy/matmul-rows.patch): loop order m-n-p
 # for unit-stride rows, so the inner loop vectorizes; same results bit for
-# bit (each element sums over n in the original order).
+# bit (each element sums over n in the original order). simd-loops.patch
+# below replaces that loop with a tiled kernel for float32/float64; the
+# integer and long double types keep it.
 (cd "$SRC" && patch -p1 -s < "$HERE/matmul-rows.patch")
 # wasm SIMD128 loops (scripts/numpy/pybox_simd.h, hooked in by
 # simd-loops.patch): numpy's own SIMD has no wasm target, so its float
