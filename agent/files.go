@@ -130,7 +130,9 @@ func (t *tracker) walk(dir string, now map[string]fileState, changes *[]FileChan
 }
 
 func (t *tracker) read(p string, size int64) ([]byte, error) {
-	f, errno := t.fsys.OpenFile(p, experimentalsys.O_RDONLY, 0)
+	// O_NOFOLLOW: the walk found a regular file; if a link replaced it
+	// since, it is not followed.
+	f, errno := t.fsys.OpenFile(p, experimentalsys.O_RDONLY|experimentalsys.O_NOFOLLOW, 0)
 	if errno != 0 {
 		return nil, fmt.Errorf("agent: read %s: %w", p, errno)
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -126,7 +125,7 @@ func (s *Sandbox) Artifacts() ([]Artifact, error) {
 }
 
 func (s *Sandbox) artifact(be *rootBackend, rel string) (Artifact, error) {
-	f, err := be.open(rel, os.O_RDONLY, 0)
+	f, _, err := openNoFollow(be, rel)
 	if err != nil {
 		return Artifact{}, err
 	}
@@ -150,8 +149,9 @@ func (s *Sandbox) artifact(be *rootBackend, rel string) (Artifact, error) {
 }
 
 // ReadArtifact returns the content of a file under /output, by guest path
-// (e.g. Artifact.Path). It reads through the same checks as the guest, so
-// a symbolic link cannot make it read elsewhere.
+// (e.g. Artifact.Path). It follows no symbolic link: a path that is one, or
+// passes through one, is refused (a host program may have put a link
+// there; the guest cannot).
 func (s *Sandbox) ReadArtifact(guestPath string) ([]byte, error) {
 	be := s.outputBackend()
 	if be == nil {
@@ -163,7 +163,11 @@ func (s *Sandbox) ReadArtifact(guestPath string) ([]byte, error) {
 		return nil, &Denial{Op: "read", Path: g, Reason: "is not under " + s.output.guest,
 			Message: "read denied: " + g + " is not under " + s.output.guest, Errno: "EACCES"}
 	}
-	f, err := be.open(rel, os.O_RDONLY, 0)
+	f, _, err := openNoFollow(be, rel)
+	if errors.Is(err, errLinkInOutput) {
+		return nil, &Denial{Op: "read", Path: g, Reason: errLinkInOutput.Error(),
+			Message: "read denied: " + g + " " + errLinkInOutput.Error(), Errno: "ELOOP"}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,9 @@ import (
 // the copy goes inside it under src's name, like cp. The copy is written
 // through the same checks and limits as the guest's own writes; a refusal
 // is returned as a *Denial (and recorded in Denials).
+//
+// No symbolic link is created: inside a copied folder, a link to a file is
+// copied as the file's content and a link to a folder is skipped.
 func (s *Sandbox) CopyToSandbox(src, dst string) (string, error) {
 	abs, err := filepath.Abs(src)
 	if err != nil {
@@ -119,9 +122,15 @@ func (s *Sandbox) copyDir(fsys *sandboxFS, be backend, from *mount, srcRel, g st
 		child := joinRel(srcRel, fi.Name())
 		cg := path.Join(g, fi.Name())
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			// Follow links that stay inside the mount; refuse others.
+			// A link is never copied as a link (links.go): a link to a file
+			// inside the mount is copied as that file's content; links that
+			// lead out are refused; links to folders are skipped (they may
+			// form cycles, and what they point to is in the mount anyway).
 			if fi, err = be.stat(child); err != nil {
 				return s.copyErr(from, child, err)
+			}
+			if fi.IsDir() {
+				continue
 			}
 		}
 		switch {

@@ -495,6 +495,13 @@ func (c *cowMount) rename(from, to string) error {
 	if from == to {
 		return nil
 	}
+	// Links never move (links.go); copy-up would also turn a lower link
+	// to a folder into an empty folder.
+	if l, err := c.findLink(from); err != nil {
+		return c.m.hostErr("rename", from, err)
+	} else if l != "" {
+		return linkMoveErr(c.m, "rename", from, to, l)
+	}
 	if sfi.IsDir() && strings.HasPrefix(to, from+"/") {
 		return syscall.EINVAL
 	}
@@ -542,14 +549,50 @@ func (c *cowMount) rename(from, to string) error {
 	return c.save()
 }
 
+// link is refused: a hard link to a lower file would let writes reach the
+// host file the mount protects.
 func (c *cowMount) link(from, to string) error {
 	return deny2("link", c.m.gpath(from), c.m.gpath(to),
-		fmt.Sprintf("is not possible in a copy-on-write mount (%s)", c.m.guest), experimentalsys.EPERM, "EPERM")
+		fmt.Sprintf("is not possible in a copy-on-write mount (%s): a hard link would share the host's file; copy the file instead (shutil.copy2)", c.m.guest), experimentalsys.EPERM, "EPERM")
 }
 
+// symlink is refused: the upper folder is a host folder (see links.go).
 func (c *cowMount) symlink(target, link string) error {
-	return deny2("symlink", c.m.gpath(link), target,
-		fmt.Sprintf("is not possible in a copy-on-write mount (%s)", c.m.guest), experimentalsys.EPERM, "EPERM")
+	return symlinkInHostFolder(c.m, link, target)
+}
+
+// findLink is findLink for the merged view: the first symbolic link at or
+// below rel, in the upper or the visible lower folder.
+func (c *cowMount) findLink(rel string) (string, error) {
+	_, fi, err := c.locate(rel, false)
+	if err != nil {
+		return "", err
+	}
+	if isLink(fi) {
+		return rel, nil
+	}
+	if !fi.IsDir() {
+		return "", nil
+	}
+	stack := []string{rel}
+	for len(stack) > 0 {
+		dir := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		ents, err := c.list(dir)
+		if err != nil {
+			return "", err
+		}
+		for _, e := range ents {
+			child := joinRel(dir, e.Name)
+			switch {
+			case e.Type&fs.ModeSymlink != 0:
+				return child, nil
+			case e.Type.IsDir():
+				stack = append(stack, child)
+			}
+		}
+	}
+	return "", nil
 }
 
 func (c *cowMount) readlink(rel string) (string, error) {

@@ -207,6 +207,30 @@ func (l *denialLog) take(p string) (Denial, bool) {
 	return d, true
 }
 
+// takeSymlink returns and forgets the newest denial if it is a refused
+// symlink not yet explained whose target text, taken against some working
+// folder, could be p (an absolute target must be p itself).
+func (l *denialLog) takeSymlink(p string) (Denial, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.all) == 0 {
+		return Denial{}, false
+	}
+	i := len(l.all) - 1
+	d := l.all[i]
+	if j, ok := l.latest[d.Path]; d.Op != "symlink" || !ok || j != i {
+		return Denial{}, false
+	}
+	if path.IsAbs(d.Target) && path.Clean(d.Target) != p {
+		return Denial{}, false
+	}
+	delete(l.latest, d.Path)
+	if j, ok := l.latest[d.Target]; ok && j == i {
+		delete(l.latest, d.Target)
+	}
+	return d, true
+}
+
 // guestAbs turns a path as the guest or a caller wrote it into the absolute,
 // clean form denials use. Relative paths are taken relative to "/", the
 // guest's working directory.

@@ -180,6 +180,13 @@ func openIn(m *mount, be backend, rel string, oflag experimentalsys.Oflag, perm 
 		release()
 		return nil, m.hostErr(op, rel, err)
 	}
+	// os.Root follows a final link even with O_NOFOLLOW: make sure the
+	// file opened is the one lstat saw, not one a link swapped in led to.
+	if oflag&experimentalsys.O_NOFOLLOW != 0 && lerr == nil && !sameFileOpened(li, hf) {
+		hf.Close()
+		release()
+		return nil, syscall.ELOOP
+	}
 	if isNew {
 		m.s.chargeCreate()
 		if created != nil {
@@ -274,6 +281,15 @@ func (p *plainMount) rename(from, to string) error {
 	if from == "." || to == "." {
 		return syscall.EBUSY
 	}
+	if p.m.kind != kindTmp && from != to {
+		l, err := findLink(p.be, from)
+		if err != nil {
+			return p.m.hostErr("rename", from, err)
+		}
+		if l != "" {
+			return linkMoveErr(p.m, "rename", from, to, l)
+		}
+	}
 	if err := p.be.rename(from, to); err != nil {
 		return p.m.hostErr("rename", from, err)
 	}
@@ -315,6 +331,11 @@ func (p *plainMount) link(from, to string) error {
 	if p.m.kind == kindTmp {
 		return deny2("link", p.m.gpath(from), p.m.gpath(to), "is not possible: /tmp does not support links", experimentalsys.ENOTSUP, "ENOTSUP")
 	}
+	// A hard link of a symbolic link is a copy of the link (linkat does
+	// not follow it).
+	if fi, err := p.be.lstat(from); err == nil && isLink(fi) {
+		return linkMoveErr(p.m, "link", from, to, from)
+	}
 	if _, err := p.be.lstat(to); err == nil {
 		return syscall.EEXIST
 	}
@@ -328,29 +349,13 @@ func (p *plainMount) link(from, to string) error {
 	return nil
 }
 
-// symlink creates a link whose target must stay inside the mount. An
-// absolute guest target inside the mount is stored relative, since the
-// host would read an absolute target as a host path.
+// symlink is refused: /tmp (in memory) has no links, and the guest never
+// creates a link in a host folder (see links.go).
 func (p *plainMount) symlink(target, link string) error {
-	from, to := p.m.gpath(link), target
 	if p.m.kind == kindTmp {
-		return deny2("symlink", from, to, "is not possible: /tmp does not support symbolic links", experimentalsys.ENOTSUP, "ENOTSUP")
+		return deny2("symlink", p.m.gpath(link), target, "is not possible: /tmp does not support symbolic links; "+hostLinkAdvice, experimentalsys.ENOTSUP, "ENOTSUP")
 	}
-	rel, ok := linkTarget(p.m.guest, link, target)
-	if !ok {
-		return deny2("symlink", from, to, fmt.Sprintf("points outside the mount (%s); links may only point inside it", p.m.guest), experimentalsys.EPERM, "EPERM")
-	}
-	if _, err := p.be.lstat(link); err == nil {
-		return syscall.EEXIST
-	}
-	if err := p.m.s.admitCreate(from); err != nil {
-		return err
-	}
-	if err := p.be.symlink(rel, link); err != nil {
-		return p.m.hostErr("symlink", link, err)
-	}
-	p.m.s.chargeCreate()
-	return nil
+	return symlinkInHostFolder(p.m, link, target)
 }
 
 // linkTarget checks a symbolic link target for a link at linkRel in the

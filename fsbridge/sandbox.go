@@ -228,9 +228,16 @@ func (s *Sandbox) Denials() []Denial { return s.denials.list() }
 // before they reach the Sandbox) it returns a general explanation. It
 // returns false when it has nothing to say: the error had an ordinary
 // cause, such as a missing file.
+//
+// A refused symlink is explained under its target too: the guest asks
+// about the target first, as the text resolved against its working folder
+// (os.symlink's first argument), which names no real path.
 func (s *Sandbox) Explain(guestPath string) (string, bool) {
 	p := guestAbs(guestPath)
 	if d, ok := s.denials.take(p); ok {
+		return d.Message, true
+	}
+	if d, ok := s.denials.takeSymlink(p); ok {
 		return d.Message, true
 	}
 	if m, _ := s.mountFor(p); m == nil && !s.isSynth(p) && !guestWithin(p, bundleGuest) {

@@ -13,8 +13,10 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
+	"github.com/pybox-dev/pybox/fsbridge"
 	"github.com/pybox-dev/pybox/packages"
 )
 
@@ -93,8 +95,13 @@ type Engine struct {
 	compileTime time.Duration
 	cacheHit    bool
 
-	preload  []string
-	userSite string // host folder mounted at packages.UserSitePath, if any
+	preload []string
+	// userSite is the read-only sandbox over the user's packages, mounted
+	// at packages.UserSitePath in every interpreter (nil if none). It goes
+	// through fsbridge like every other mount, so no host link in the
+	// folder leads the guest out of it.
+	userSite   *fsbridge.Sandbox
+	userSiteFS experimentalsys.FS
 
 	data       []dataSegment // taken out of the compiled module: see splitData
 	noSnapshot bool
@@ -182,7 +189,10 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	e.noSnapshot = cfg.NoSnapshot
 	if cfg.UserPackages != "" {
 		if st, err := os.Stat(cfg.UserPackages); err == nil && st.IsDir() {
-			e.userSite = cfg.UserPackages
+			if err := e.mountUserSite(cfg.UserPackages); err != nil {
+				e.Close(ctx)
+				return nil, err
+			}
 		}
 	}
 	if cfg.WarmPool > 0 {
@@ -243,7 +253,32 @@ func (e *Engine) Close(ctx context.Context) error {
 	if e.cache != nil {
 		errs = append(errs, e.cache.Close(ctx))
 	}
+	if e.userSite != nil {
+		errs = append(errs, e.userSite.Close())
+	}
 	return errors.Join(errs...)
+}
+
+// mountUserSite opens the user's packages folder as a read-only fsbridge
+// mount at packages.UserSitePath. Interpreters run at once share it, so it
+// has no open-files limit of its own (the job's sandbox has one).
+func (e *Engine) mountUserSite(dir string) error {
+	sb, err := fsbridge.New(fsbridge.Policy{
+		Mounts:   []fsbridge.Mount{fsbridge.ReadOnlyMount(dir, packages.UserSitePath)},
+		NoOutput: true,
+		NoTmp:    true,
+		Limits:   fsbridge.Limits{OpenFiles: -1},
+	})
+	if err != nil {
+		return fmt.Errorf("user packages %s: %w", dir, err)
+	}
+	fsys, err := sb.MountFS(packages.UserSitePath)
+	if err != nil {
+		sb.Close()
+		return fmt.Errorf("user packages %s: %w", dir, err)
+	}
+	e.userSite, e.userSiteFS = sb, fsys
+	return nil
 }
 
 // track registers a live instance so that Close can stop it.

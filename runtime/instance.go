@@ -58,15 +58,18 @@ type instance struct {
 	// flags are the guest addresses of the interrupt flags, reported by the
 	// guest at start-up ("signals"): SIGINT tripped, is_tripped, killed,
 	// signals_pending, eval_breaker. Zero until then.
-	flags     [5]atomic.Uint32
-	loopKill  api.MutableGlobal // nil unless the binary has the loop guard
-	killed    atomic.Bool       // answered to the guest's yield calls
-	preload   []string          // modules the runner imports before its first job
-	userSite  bool              // packages.UserSitePath is mounted
-	openFDs   string            // file descriptors open after boot ("fds"), for the snapshot check
-	closeOnce sync.Once
-	jobsOnce  sync.Once
-	onClose   func() // unregisters the instance from its engine
+	flags    [5]atomic.Uint32
+	loopKill api.MutableGlobal // nil unless the binary has the loop guard
+	killed   atomic.Bool       // answered to the guest's yield calls
+	preload  []string          // modules the runner imports before its first job
+	userSite bool              // packages.UserSitePath is mounted
+	// userSiteEx explains refusals under packages.UserSitePath, which the
+	// job's filesystem does not serve.
+	userSiteEx Explainer
+	openFDs    string // file descriptors open after boot ("fds"), for the snapshot check
+	closeOnce  sync.Once
+	jobsOnce   sync.Once
+	onClose    func() // unregisters the instance from its engine
 }
 
 // job is one piece of code handed to an instance.
@@ -114,7 +117,7 @@ func newJob(req *Request, once bool) *job {
 func (e *Engine) instantiate(ctx context.Context, memLimit int64) (*instance, error) {
 	inst := &instance{
 		preload:  e.preload,
-		userSite: e.userSite != "",
+		userSite: e.userSite != nil,
 		mem:      &limitedMemory{},
 		stdout:   &switchWriter{},
 		stderr:   &switchWriter{},
@@ -131,8 +134,9 @@ func (e *Engine) instantiate(ctx context.Context, memLimit int64) (*instance, er
 	// every instance of an engine, which a snapshot relies on.
 	fsc := wazero.NewFSConfig().(sysfs.FSConfig).WithSysFSMount(inst.root, "/")
 	fsc = fsc.WithFSMount(stdlib, "/usr/local")
-	if e.userSite != "" {
-		fsc = fsc.WithReadOnlyDirMount(e.userSite, packages.UserSitePath)
+	if e.userSite != nil {
+		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(e.userSiteFS, packages.UserSitePath)
+		inst.userSiteEx = e.userSite
 	}
 	mc := wazero.NewModuleConfig().
 		WithName("").
@@ -503,7 +507,11 @@ func (inst *instance) explain(in []byte) []byte {
 		}
 		p = path.Join(cwd, p)
 	}
-	if why, ok := ex.Explain(path.Clean(p)); ok {
+	p = path.Clean(p)
+	if inst.userSiteEx != nil && (p == packages.UserSitePath || strings.HasPrefix(p, packages.UserSitePath+"/")) {
+		ex = inst.userSiteEx
+	}
+	if why, ok := ex.Explain(p); ok {
 		return []byte(why)
 	}
 	return nil

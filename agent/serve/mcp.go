@@ -259,10 +259,12 @@ func outputFiles(sb *fsbridge.Sandbox, limit int) []tools.File {
 			case e.Type.IsRegular():
 				var size int64
 				var headb []byte
-				if st, errno := fsys.Stat(p); errno == 0 {
+				// Never follow a link (a host program may have put one in
+				// /output): Lstat, and open with O_NOFOLLOW.
+				if st, errno := fsys.Lstat(p); errno == 0 {
 					size = st.Size
 				}
-				if g, errno := fsys.OpenFile(p, experimentalsys.O_RDONLY, 0); errno == 0 {
+				if g, errno := fsys.OpenFile(p, experimentalsys.O_RDONLY|experimentalsys.O_NOFOLLOW, 0); errno == 0 {
 					buf := make([]byte, 512)
 					n, _ := g.Read(buf)
 					headb = buf[:n]
