@@ -204,7 +204,7 @@ t('symlink', lambda: os.symlink('../../secret.txt', '/rw/p/a/l'))
 t('rename', lambda: os.rename('/rw/p/a', '/rw/pa'))
 t('read', lambda: read('/rw/pa/l'))
 `,
-			want: map[string]string{"makedirs": "OK", "symlink": "PermissionError EPERM", "rename": "OK", "read": "FileNotFoundError"},
+			want:    map[string]string{"makedirs": "OK", "symlink": "PermissionError EPERM", "rename": "OK", "read": "FileNotFoundError"},
 			denials: [][]string{{"symlink denied: /rw/p/a/l -> ../../secret.txt is not possible: /rw is a host folder, and symbolic links cannot be created in host folders"}},
 			check: func(t *testing.T, w *linkWorld, _ *fsbridge.Sandbox, stdout string) {
 				if b, err := os.ReadFile(filepath.Join(w.rw, "pa", "l")); err == nil {
@@ -360,8 +360,8 @@ t('touchleak', lambda: put('/output/leak', 'x'))
 		{
 			// Hard links name nothing outside the mount, never a symbolic
 			// link, never a copy-on-write host file.
-			name:  "hard links",
-			links: map[string]map[string]string{"rw": {"sl": "a/c/f.txt"}, "out": {"osl": "../rw"}},
+			name:    "hard links",
+			links:   map[string]map[string]string{"rw": {"sl": "a/c/f.txt"}, "out": {"osl": "../rw"}},
 			allowed: map[string]map[string]string{"out": {"osl": "../rw"}},
 			code: `
 t('outside', lambda: os.link('/rw/../secret.txt', '/rw/h1'))
