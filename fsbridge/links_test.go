@@ -433,3 +433,35 @@ t('insideread', lambda: read('/rw/h8'))
 		})
 	}
 }
+
+// TestCopyToSandboxCopiesNoLink: copying a folder with links (to a file, to
+// a folder, a cycle) into host folders creates no link: a link to a file
+// becomes the file's content, links to folders are skipped (the cycle
+// ends), and nothing under the destinations leads out.
+func TestCopyToSandboxCopiesNoLink(t *testing.T) {
+	w := newLinkWorld(t, map[string]map[string]string{"rw": {
+		"a/c/lf": "f.txt", "a/c/loop": "..", "a/c/self": ".", "a/c/dl": "../b",
+	}})
+	sb := newSandbox(t, w.policy())
+	for _, dst := range []string{"/output/copy", "/cow/copy", "/tmp/copy"} {
+		got, err := sb.CopyToSandbox(filepath.Join(w.rw, "a", "c"), dst)
+		if err != nil || got != dst {
+			t.Fatalf("CopyToSandbox to %s = %q, %v", dst, got, err)
+		}
+	}
+	out := pyOK(t, sb, `
+import os
+for d in ('/output/copy', '/cow/copy', '/tmp/copy'):
+    print(sorted(os.listdir(d)), os.path.islink(d + '/lf'), open(d + '/lf').read().strip())
+`)
+	want := strings.Repeat("['f.txt', 'lf'] False rw file\n", 3)
+	if out != want {
+		t.Errorf("guest sees\n%s\nwant\n%s", out, want)
+	}
+	for name, dir := range map[string]string{"out": w.out, "upper": w.upper} {
+		if ls := hostLinks(t, dir); len(ls) != 0 {
+			t.Errorf("%s has links after the copy: %v", name, ls)
+		}
+	}
+	noLinkLeadsOut(t, w.rw, w.links["rw"], nil)
+}

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -573,5 +574,36 @@ func TestManyConcurrent(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// TestDownloadFollowsNoLink: a symbolic link a host program put in a
+// workspace's /output (the guest cannot make one) is never served, whether
+// it leads out of the folder or to a file inside it.
+func TestDownloadFollowsNoLink(t *testing.T) {
+	base := t.TempDir()
+	out := filepath.Join(base, "out")
+	if err := os.WriteFile(filepath.Join(base, "secret.txt"), []byte("TOPSECRET\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := newAPI(t, newServer(t, func(c *Config) { c.Box.Policy.Output = out }))
+	var res ExecuteResponse
+	a.json("POST", "/v1/execute", ExecuteRequest{Code: "import os\nos.makedirs('/output/sub')\nopen('/output/sub/x.txt', 'w').write('x')\nopen('/output/real.txt', 'w').write('real\\n')", Workspace: "w1"}, 200, &res)
+	if res.Status != "ok" {
+		t.Fatalf("result: %+v", res)
+	}
+	dir := filepath.Join(out, "w1")
+	for name, target := range map[string]string{"leak": "../../secret.txt", "in": "real.txt", "dl": "sub", "sub/up": ".."} {
+		if err := os.Symlink(target, filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"leak", "in", "dl/x.txt", "sub/up/real.txt"} {
+		if st, _, data := a.do("GET", "/v1/workspaces/w1/files/output/"+p, nil); st == 200 {
+			t.Errorf("download of /output/%s followed a link: %q", p, data)
+		}
+	}
+	if st, _, data := a.do("GET", "/v1/workspaces/w1/files/output/real.txt", nil); st != 200 || string(data) != "real\n" {
+		t.Errorf("download real.txt: %d %q", st, data)
 	}
 }
