@@ -493,10 +493,6 @@ type Explainer interface {
 
 // explain serves the guest's "explain" call: payload is cwd NUL path.
 func (inst *instance) explain(in []byte) []byte {
-	ex, ok := inst.root.fs().(Explainer)
-	if !ok {
-		return nil
-	}
 	cwd, p, found := strings.Cut(string(in), "\x00")
 	if !found {
 		return nil
@@ -508,8 +504,12 @@ func (inst *instance) explain(in []byte) []byte {
 		p = path.Join(cwd, p)
 	}
 	p = path.Clean(p)
+	ex, ok := inst.root.fs().(Explainer)
 	if inst.userSiteEx != nil && (p == packages.UserSitePath || strings.HasPrefix(p, packages.UserSitePath+"/")) {
-		ex = inst.userSiteEx
+		ex, ok = inst.userSiteEx, true
+	}
+	if !ok {
+		return nil
 	}
 	if why, ok := ex.Explain(p); ok {
 		return []byte(why)
