@@ -36,10 +36,12 @@
 //     mount's host folder. Host folders are opened with os.Root, which
 //     resolves each component with openat and refuses absolute links and
 //     links that climb out (so a link cannot be swapped in between a check
-//     and a use). Links the guest makes must point inside their mount
-//     (absolute targets inside it are stored relative); hard links and
-//     renames never cross mounts; copy-on-write mounts and /tmp take no
-//     links at all.
+//     and a use). Hard links and renames never cross mounts.
+//   - Add, move or copy a symbolic link in a host folder, where a host
+//     program would follow it (links.go): symlink there is refused, and so
+//     are a hard link of a link and a rename of a link or of a folder
+//     holding one; copy-up and CopyToSandbox copy a link's file, never the
+//     link. /tmp has no links. Artifacts follow no link.
 //   - Open special files (FIFOs, devices, sockets) from a host folder.
 //   - Reveal host paths: readlink of a link that points outside its mount
 //     is refused; messages name guest paths only (CopyToSandbox, which the
@@ -74,7 +76,9 @@
 //     link is copied up as the file it points to when written through.
 //     Whiteouts are stored in the upper folder in .pybox-cow.json, which the
 //     guest cannot see.
-//   - /tmp has no symbolic or hard links (ENOTSUP).
+//   - /tmp has no symbolic or hard links (ENOTSUP); host folders take no
+//     new symbolic links (EPERM), and a folder holding one cannot be
+//     renamed (copy it instead).
 //   - Virtual files are fetched when opened, and when stat'ed (kept two
 //     seconds for the open that follows); writes are uploaded when the file
 //     is closed. The guest waits while the fetcher runs, which no
