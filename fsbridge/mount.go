@@ -75,7 +75,7 @@ func (m *mount) hostErr(op, rel string, err error) error {
 	switch {
 	case isEscape(err):
 		return deny(op, m.gpath(rel),
-			fmt.Sprintf("leads outside its mount (%s) through a symbolic link (links must be relative and stay inside the mount)", m.guest),
+			fmt.Sprintf("leads outside its mount (%s) through a symbolic link (the sandbox follows links only inside their mount)", m.guest),
 			experimentalsys.EACCES, "EACCES")
 	case errors.Is(err, errSpecial):
 		return deny(op, m.gpath(rel), "is not a regular file or folder (devices, pipes and sockets are not available)",
