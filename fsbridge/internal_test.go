@@ -83,3 +83,60 @@ func TestErrnoFor(t *testing.T) {
 		}
 	}
 }
+
+// TestSameFileOpened: the check that an O_NOFOLLOW open or an artifact read
+// got the file lstat saw, not one a link swapped in between led to.
+func TestSameFileOpened(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"a", "b"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	be, err := openRootBackend(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.close()
+	fa, err := be.lstat("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"a": true, "b": false} {
+		f, err := be.open(name, os.O_RDONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sameFileOpened(fa, f); got != want {
+			t.Errorf("sameFileOpened(lstat a, open %s) = %v, want %v", name, got, want)
+		}
+		f.Close()
+	}
+	// A link in place of the file: openNoFollow refuses it, and a path
+	// through a link to a folder.
+	if err := os.Symlink("a", filepath.Join(dir, "l")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "d", "f"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("d", filepath.Join(dir, "dl")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"l", "dl/f"} {
+		if f, _, err := openNoFollow(be, name); !errors.Is(err, errLinkInOutput) {
+			if f != nil {
+				f.Close()
+			}
+			t.Errorf("openNoFollow(%s) = %v, want errLinkInOutput", name, err)
+		}
+	}
+	if f, _, err := openNoFollow(be, "d/f"); err != nil {
+		t.Errorf("openNoFollow(d/f) = %v", err)
+	} else {
+		f.Close()
+	}
+}
