@@ -264,7 +264,7 @@ type runner struct {
 	sessions  map[string]bool       // session ids the model used
 	resumed   bool
 	lastStep  time.Time // when the last stored step was written (replay)
-	note      string // a note to add before the next model request
+	note      string    // a note to add before the next model request
 }
 
 func open(ctx context.Context, cfg Config, id string) (*runner, func(), []Step, error) {
