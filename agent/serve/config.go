@@ -162,6 +162,7 @@ type FileConfig struct {
 	Timeout        Duration          `toml:"timeout"`
 	MaxTimeout     Duration          `toml:"max_timeout"`
 	Memory         fsbridge.ByteSize `toml:"memory"`
+	ResultBudget   fsbridge.ByteSize `toml:"result_budget"`
 	MaxSessions    int               `toml:"max_sessions"`
 }
 

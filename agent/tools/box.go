@@ -49,6 +49,14 @@ type Config struct {
 	// ImageLimit is the largest image (bytes) a result carries inline;
 	// bigger ones are listed as files (default DefaultImageLimit).
 	ImageLimit int64
+	// ResultBudget is how many bytes of program output (stdout, stderr and
+	// the final value together) an execute_python result carries (default
+	// DefaultResultBudget; negative: no budget). Longer output keeps its
+	// head and tail with a marker, and the whole text is saved under
+	// /tmp/pybox-output/ in the sandbox, where read_file can page through
+	// it. Models have finite contexts: a single huge print must not make a
+	// tool result that no request can carry.
+	ResultBudget int
 	// Stdout and Stderr, if set, receive the guest's output live while
 	// execute_python runs (the CLI shows it on the terminal).
 	Stdout, Stderr io.Writer
@@ -68,6 +76,7 @@ type Box struct {
 	sb       *fsbridge.Sandbox
 	sessions *runtime.Sessions
 	tools    []Tool
+	nresults int // execute_python results whose output was cut (names the saved files)
 	byName   map[string]Tool
 	manuals  map[string][]byte
 
@@ -92,6 +101,9 @@ func New(cfg Config) (*Box, error) {
 	}
 	if cfg.ImageLimit <= 0 {
 		cfg.ImageLimit = DefaultImageLimit
+	}
+	if cfg.ResultBudget == 0 {
+		cfg.ResultBudget = DefaultResultBudget
 	}
 	b := &Box{cfg: cfg, manuals: manuals(cfg.Engine, cfg.UserPackages)}
 	policy := cfg.Policy

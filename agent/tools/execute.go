@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+
 	"github.com/pybox-dev/pybox/fsbridge"
 	"github.com/pybox-dev/pybox/runtime"
 )
@@ -24,6 +26,9 @@ type ExecResult struct {
 	Stderr   string `json:"stderr"`
 	// Truncated is set when output beyond the operator's limit was dropped.
 	Truncated bool `json:"truncated,omitempty"`
+	// Saved maps "stdout", "stderr" or "value" to the sandbox file that
+	// holds the whole text, for each that was cut to the result budget.
+	Saved map[string]string `json:"saved,omitempty"`
 	// Value is repr() of the final expression's value, if not None.
 	Value string `json:"value,omitempty"`
 	// Error is the uncaught exception, if any.
@@ -209,6 +214,7 @@ func (b *Box) execResult(session string, res *runtime.Result, arts []fsbridge.Ar
 			t.WriteByte('\n')
 		}
 	}
+	b.budgetOutput(er)
 	section("stdout", er.Stdout)
 	section("stderr", er.Stderr)
 	section("value", er.Value)
@@ -236,6 +242,74 @@ func (b *Box) execResult(session string, res *runtime.Result, arts []fsbridge.Ar
 	}
 	out.Content = append([]Content{{Type: ContentText, Text: strings.TrimRight(t.String(), "\n")}}, images...)
 	return out
+}
+
+// budgetOutput cuts stdout, stderr and value to the Box's result budget
+// (long ones share what short ones leave) and saves each cut text whole in
+// /tmp/pybox-output/ so the model can read it in pages. If the file cannot
+// be written the marker says so and the text is only cut.
+func (b *Box) budgetOutput(er *ExecResult) {
+	budget := b.cfg.ResultBudget
+	if budget < 0 {
+		return
+	}
+	texts := []*string{&er.Stdout, &er.Stderr, &er.Value}
+	names := []string{"stdout", "stderr", "value"}
+	sizes := make([]int, len(texts))
+	total := 0
+	for i, t := range texts {
+		sizes[i] = len(*t)
+		total += sizes[i]
+	}
+	if total <= budget {
+		return
+	}
+	allow := shareBudget(sizes, budget)
+	b.nresults++
+	for i, t := range texts {
+		if len(*t) <= max(allow[i], minSectionBudget) {
+			continue
+		}
+		p := fmt.Sprintf("%s/call-%d-%s.txt", savedOutputDir, b.nresults, names[i])
+		where := p
+		if err := b.saveText(p, *t); err != nil {
+			where = ""
+		} else {
+			if er.Saved == nil {
+				er.Saved = map[string]string{}
+			}
+			er.Saved[names[i]] = p
+		}
+		*t = CutMiddle(*t, allow[i], where)
+	}
+}
+
+// savedOutputDir is the sandbox folder for whole outputs that a result cut.
+const savedOutputDir = "/tmp/pybox-output"
+
+// saveText writes text to a sandbox file, creating savedOutputDir.
+func (b *Box) saveText(p, text string) error {
+	fsys := b.sb.FS()
+	if errno := fsys.Mkdir(savedOutputDir, 0o755); errno != 0 && errno != experimentalsys.EEXIST {
+		return errno
+	}
+	f, errno := fsys.OpenFile(p, experimentalsys.O_WRONLY|experimentalsys.O_CREAT|experimentalsys.O_TRUNC, 0o644)
+	if errno != 0 {
+		return errno
+	}
+	data := []byte(text)
+	for len(data) > 0 {
+		n, errno := f.Write(data)
+		if errno != 0 {
+			f.Close()
+			return errno
+		}
+		data = data[n:]
+	}
+	if errno := f.Close(); errno != 0 {
+		return errno
+	}
+	return nil
 }
 
 // inlineImage reads an image in /output to carry it in a result, if it is

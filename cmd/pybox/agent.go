@@ -64,6 +64,7 @@ type agentFlags struct {
 	showReasoning          bool
 	timeout, maxTimeout    time.Duration
 	memory, outputLimit    byteSize
+	resultBudget           byteSize
 	cacheDir               string
 	noCache, quiet         bool
 	sandbox                sandboxFlags
@@ -87,6 +88,7 @@ func (f *agentFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.maxTimeout, "max-timeout", 0, "longest timeout_s the model may ask for (default 10m)")
 	fs.Var(&f.memory, "memory", "memory limit of each interpreter (e.g. 1GiB)")
 	fs.Var(&f.outputLimit, "output-limit", "cap on the output of each call (e.g. 1MiB)")
+	fs.Var(&f.resultBudget, "result-budget", "output of a call sent to the model (head and tail kept, the rest saved in /tmp/pybox-output; default 24KiB)")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "compilation cache directory (default $PYBOX_CACHE_DIR or the user cache dir)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not use the compilation cache")
 	fs.BoolVar(&f.quiet, "q", false, "do not show progress while compiling the runtime")
@@ -109,6 +111,7 @@ type agentMeta struct {
 	MaxTimeout    time.Duration `json:"max_timeout,omitempty"`
 	Memory        int64         `json:"memory,omitempty"`
 	OutputLimit   int64         `json:"output_limit,omitempty"`
+	ResultBudget  int64         `json:"result_budget,omitempty"`
 }
 
 func cmdAgent(ctx context.Context, args []string) int {
@@ -264,7 +267,7 @@ func cmdAgent(ctx context.Context, args []string) int {
 		return fail(125, "%v", err)
 	}
 	defer eng.Close(context.Background())
-	tcfg := tools.Config{Engine: eng, Policy: policy, Limits: limits, MaxTimeout: maxTimeout}
+	tcfg := tools.Config{Engine: eng, Policy: policy, Limits: limits, MaxTimeout: maxTimeout, ResultBudget: int(f.resultBudget)}
 	if dir, err := packages.UserDir(); err == nil {
 		tcfg.UserPackages = dir
 	}
@@ -289,7 +292,7 @@ func cmdAgent(ctx context.Context, args []string) int {
 		Cwd: cwd, AgentConfig: absPath(f.agentConfig), SandboxConfig: absPath(f.sandbox.config),
 		Mounts: absMounts(f.sandbox.mounts), Output: policy.Output, BaseURL: cfg.BaseURL, Tools: f.tools,
 		MaxTurns: f.maxTurns, NoImages: f.noImages, Timeout: f.timeout, MaxTimeout: f.maxTimeout,
-		Memory: int64(f.memory), OutputLimit: int64(f.outputLimit),
+		Memory: int64(f.memory), OutputLimit: int64(f.outputLimit), ResultBudget: int64(f.resultBudget),
 	}
 	if cfg.Meta, err = json.Marshal(meta); err != nil {
 		return fail(125, "%v", err)
@@ -381,6 +384,9 @@ func (f *agentFlags) fillFrom(m agentMeta, set map[string]bool) {
 	}
 	if !set["output-limit"] {
 		f.outputLimit = byteSize(m.OutputLimit)
+	}
+	if !set["result-budget"] {
+		f.resultBudget = byteSize(m.ResultBudget)
 	}
 }
 

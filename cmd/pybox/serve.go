@@ -29,6 +29,7 @@ type serveFlags struct {
 	maxTimeout    time.Duration
 	memory        byteSize
 	output        byteSize
+	resultBudget  byteSize
 	killAfter     time.Duration
 	maxSessions   int
 	idleTimeout   time.Duration
@@ -61,6 +62,8 @@ func (f *serveFlags) register(fs *flag.FlagSet, http bool) {
 	fs.Var(&f.memory, "memory", "memory limit per interpreter (e.g. 512MiB)")
 	f.output = runtime.DefaultOutputLimit
 	fs.Var(&f.output, "output-limit", "cap on stdout+stderr per call (e.g. 1MiB)")
+	f.resultBudget = tools.DefaultResultBudget
+	fs.Var(&f.resultBudget, "result-budget", "output of a call put in its result (head and tail kept, the rest saved in /tmp/pybox-output)")
 	fs.DurationVar(&f.killAfter, "kill-after", runtime.DefaultKillAfter, "how long interrupted code may take to stop before it is killed")
 	fs.IntVar(&f.maxSessions, "max-sessions", 16, "interpreter sessions (session_id) per workspace")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "close workspaces and sessions unused for this long")
@@ -120,6 +123,7 @@ func (f *serveFlags) applyFile(set map[string]bool) error {
 	dur("timeout", &f.timeout, c.Timeout)
 	dur("max-timeout", &f.maxTimeout, c.MaxTimeout)
 	size("memory", &f.memory, int64(c.Memory))
+	size("result-budget", &f.resultBudget, int64(c.ResultBudget))
 	num("max-sessions", &f.maxSessions, c.MaxSessions)
 	return nil
 }
@@ -212,6 +216,7 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 			MaxTimeout:   f.maxTimeout,
 			Sessions:     runtime.SessionsConfig{Max: f.maxSessions, IdleTimeout: f.idleTimeout, Session: runtime.SessionConfig{Memory: int64(f.memory)}},
 			UserPackages: userDir,
+			ResultBudget: int(f.resultBudget),
 		},
 		Token:           f.token,
 		MaxConcurrent:   f.maxConcurrent,

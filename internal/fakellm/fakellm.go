@@ -45,6 +45,10 @@ type Reply struct {
 	Calls     []Call
 	// Status, if not 0 or 200, fails the request with this HTTP status.
 	Status int
+	// ErrorBody, with Status, is the failed request's JSON body verbatim
+	// (default: an OpenAI-shaped {"error": {...}}). vLLM, for one, sends
+	// {"object": "error", "message": ...} without the "error" wrapper.
+	ErrorBody string
 	// Block holds the request open, without answering, until the client
 	// goes away; Blocked is closed first (if set) to tell the test.
 	Block   bool
@@ -187,6 +191,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if rep.Status != 0 && rep.Status != http.StatusOK {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(rep.Status)
+		if rep.ErrorBody != "" {
+			io.WriteString(w, rep.ErrorBody)
+			return
+		}
 		fmt.Fprintf(w, `{"error":{"message":"scripted failure","type":"server_error","code":%d}}`, rep.Status)
 		return
 	}
