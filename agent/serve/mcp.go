@@ -34,7 +34,7 @@ func (s *Server) newMCPServer(stdio bool) *mcp.Server {
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
 	m := &mcpSessions{s: s, stdio: stdio, ids: map[*mcp.ServerSession]string{}}
 	for _, t := range s.defs {
-		name := t.Name
+		name := s.names[t.Name]
 		srv.AddTool(&mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.Parameters},
 			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return m.callTool(ctx, req, name)

@@ -23,8 +23,8 @@ type Server struct {
 	cfg   Config
 	ws    *workspaces
 	gate  *gate
-	defs  []tools.Tool // names, descriptions and schemas (handlers unused)
-	names map[string]bool
+	defs  []tools.Tool      // names, descriptions and schemas as clients see them (handlers unused)
+	names map[string]string // a name clients see -> the Box's tool name
 
 	mcpHTTP *mcp.Server
 	handler http.Handler
@@ -55,9 +55,15 @@ func New(cfg Config) (*Server, error) {
 	defs := box.Tools()
 	box.Close()
 
-	s := &Server{cfg: cfg, defs: defs, names: map[string]bool{}}
+	s := &Server{cfg: cfg, names: map[string]string{}}
 	for _, t := range defs {
-		s.names[t.Name] = true
+		own := t.Name
+		if cfg.StrictSchemas {
+			t = t.Strict()
+		}
+		t = t.WithPrefix(cfg.ToolPrefix)
+		s.defs = append(s.defs, t)
+		s.names[t.Name] = own
 	}
 	s.ws = newWorkspaces(&s.cfg)
 	s.gate = newGate(cfg.MaxConcurrent, cfg.MaxQueue, cfg.QueueTimeout)

@@ -108,8 +108,10 @@ func (b *Box) execute(ctx context.Context, raw json.RawMessage) (*Result, error)
 	if a.TimeoutS != nil {
 		t := *a.TimeoutS
 		switch {
-		case math.IsNaN(t) || t <= 0:
-			return errorResult("execute_python: timeout_s must be a positive number of seconds (got %v).", t), nil
+		case t == 0:
+			// Strict-mode callers send every argument; 0 means "not given".
+		case math.IsNaN(t) || t < 0:
+			return errorResult("execute_python: timeout_s must be a positive number of seconds, or 0 for the default (got %v).", t), nil
 		case t > b.cfg.MaxTimeout.Seconds():
 			limits.Timeout = b.cfg.MaxTimeout
 			note = fmt.Sprintf("note: timeout_s %g is above the limit; %g s was used.", t, b.cfg.MaxTimeout.Seconds())

@@ -30,6 +30,8 @@ type serveFlags struct {
 	memory        byteSize
 	output        byteSize
 	resultBudget  byteSize
+	toolPrefix    string
+	strict        bool
 	killAfter     time.Duration
 	maxSessions   int
 	idleTimeout   time.Duration
@@ -64,6 +66,8 @@ func (f *serveFlags) register(fs *flag.FlagSet, http bool) {
 	fs.Var(&f.output, "output-limit", "cap on stdout+stderr per call (e.g. 1MiB)")
 	f.resultBudget = tools.DefaultResultBudget
 	fs.Var(&f.resultBudget, "result-budget", "output of a call put in its result (head and tail kept, the rest saved in /tmp/pybox-output)")
+	fs.StringVar(&f.toolPrefix, "tool-prefix", "", "put this `prefix` before every tool name (e.g. pybox_), for clients that refuse two servers with a tool of the same name")
+	fs.BoolVar(&f.strict, "strict-schemas", false, "tool schemas valid for OpenAI strict mode (every property required, optional ones nullable)")
 	fs.DurationVar(&f.killAfter, "kill-after", runtime.DefaultKillAfter, "how long interrupted code may take to stop before it is killed")
 	fs.IntVar(&f.maxSessions, "max-sessions", 16, "interpreter sessions (session_id) per workspace")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "close workspaces and sessions unused for this long")
@@ -124,6 +128,10 @@ func (f *serveFlags) applyFile(set map[string]bool) error {
 	dur("max-timeout", &f.maxTimeout, c.MaxTimeout)
 	size("memory", &f.memory, int64(c.Memory))
 	size("result-budget", &f.resultBudget, int64(c.ResultBudget))
+	str("tool-prefix", &f.toolPrefix, c.ToolPrefix)
+	if c.StrictSchemas && !set["strict-schemas"] {
+		f.strict = true
+	}
 	num("max-sessions", &f.maxSessions, c.MaxSessions)
 	return nil
 }
@@ -218,6 +226,8 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 			UserPackages: userDir,
 			ResultBudget: int(f.resultBudget),
 		},
+		ToolPrefix:      f.toolPrefix,
+		StrictSchemas:   f.strict,
 		Token:           f.token,
 		MaxConcurrent:   f.maxConcurrent,
 		MaxQueue:        f.queue,
@@ -355,6 +365,7 @@ func cmdTools(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("tools", flag.ContinueOnError)
 	fs.StringVar(&format, "format", "openai", "output `format`: openai, mcp or json")
 	f.register(fs, false)
+	fs.BoolVar(&f.strict, "strict", false, "same as --strict-schemas")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), toolsHelp)
 		fs.PrintDefaults()
