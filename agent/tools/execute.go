@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -137,6 +138,12 @@ func (b *Box) execute(ctx context.Context, raw json.RawMessage) (*Result, error)
 	var res *runtime.Result
 	var err error
 	if a.SessionID != "" {
+		if !slices.Contains(b.sessions.IDs(), a.SessionID) {
+			// Clients that open a new MCP session (a new workspace) per
+			// call lose their sessions without knowing why: say so.
+			note = strings.TrimSpace(note + "\n" + fmt.Sprintf("note: session %q is new in this workspace: a fresh interpreter was started, without variables from earlier calls "+
+				"(sessions live in one workspace, i.e. one MCP session or HTTP workspace, until idle or closed).", a.SessionID))
+		}
 		var s *runtime.Session
 		s, err = b.sessions.Get(ctx, a.SessionID)
 		if errors.Is(err, runtime.ErrTooManySessions) {
@@ -236,7 +243,11 @@ func (b *Box) execResult(session string, res *runtime.Result, arts []fsbridge.Ar
 			}
 		}
 	}
-	if len(denials) > 0 {
+	// Refusals explain a failure; when the code succeeded they were
+	// handled by it (a font search, a probe for an optional file) and
+	// listing them would only suggest a problem that is not there. They
+	// stay in the structured result.
+	if len(denials) > 0 && res.Status != runtime.StatusOK {
 		t.WriteString("--- refused by the sandbox ---\n")
 		for _, d := range er.Denials {
 			t.WriteString(d + "\n")

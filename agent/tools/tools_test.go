@@ -146,8 +146,14 @@ func TestWrittenFileVisibleToCode(t *testing.T) {
 
 func TestSessionsKeepStateFreshRunsDoNot(t *testing.T) {
 	b, _ := newBox(t, nil)
-	call(t, b, "execute_python", `{"code": "counter = 41", "session_id": "s1"}`)
-	r := call(t, b, "execute_python", `{"code": "counter + 1", "session_id": "s1"}`)
+	r := call(t, b, "execute_python", `{"code": "counter = 41", "session_id": "s1"}`)
+	if !strings.Contains(r.Text(), `session "s1" is new in this workspace`) {
+		t.Errorf("a new session is not announced:\n%s", r.Text())
+	}
+	r = call(t, b, "execute_python", `{"code": "counter + 1", "session_id": "s1"}`)
+	if strings.Contains(r.Text(), "is new in this workspace") {
+		t.Errorf("a known session is announced as new:\n%s", r.Text())
+	}
 	if er := r.Structured.(*tools.ExecResult); er.Value != "42" || er.SessionID != "s1" {
 		t.Fatalf("session lost its state: %+v", er)
 	}
@@ -279,5 +285,19 @@ func TestOpenAISchemas(t *testing.T) {
 		if !names[want] {
 			t.Errorf("tool %s missing", want)
 		}
+	}
+}
+
+// A refusal the code handled itself is not listed in the text the model
+// reads (it would suggest a problem that is not there), but stays in the
+// structured result.
+func TestHandledDenialIsNotNoise(t *testing.T) {
+	b, _ := newBox(t, nil)
+	r := call(t, b, "execute_python", `{"code": "try:\n    open('/data/x', 'w')\nexcept OSError:\n    print('handled')"}`)
+	if r.IsError || !strings.Contains(r.Text(), "handled") || strings.Contains(r.Text(), "refused by the sandbox") {
+		t.Fatalf("text:\n%s", r.Text())
+	}
+	if er, ok := r.Structured.(*tools.ExecResult); !ok || len(er.Denials) != 1 || !strings.Contains(er.Denials[0], "/data/x") {
+		t.Fatalf("structured denials: %+v", r.Structured)
 	}
 }
