@@ -65,9 +65,45 @@ type Config struct {
 	// NoImages keeps images out of the conversation, for models that read
 	// text only (e.g. GPT-OSS). Tool results still list the files.
 	NoImages bool
+	// Reasoning says whether the model's reasoning from turns that called
+	// tools is sent back with those turns until the task's answer
+	// (ReasoningAuto if empty).
+	Reasoning ReasoningMode
 	// OnEvent, if set, is called as the run progresses (streamed text,
 	// tool calls and results), from the goroutine that called Run.
 	OnEvent func(Event)
+}
+
+// noImagesNote replaces tools.ImageFollows for models that get no images.
+const noImagesNote = "The image is not shown: this model is set up to read text only. Inspect it with execute_python instead (size, colours, text you drew)."
+
+// ReasoningMode says whether reasoning goes back to the model.
+type ReasoningMode string
+
+// The reasoning modes.
+const (
+	// ReasoningAuto sends reasoning back to gpt-oss models (their harmony
+	// format expects the analysis of tool-calling turns until the final
+	// answer; vLLM reads it from the assistant message's "reasoning"
+	// field) and not to others: Qwen3's template, for one, drops the
+	// thinking of earlier turns.
+	ReasoningAuto ReasoningMode = ""
+	// ReasoningSend always sends it back.
+	ReasoningSend ReasoningMode = "send"
+	// ReasoningDrop never does.
+	ReasoningDrop ReasoningMode = "drop"
+)
+
+// sendsReasoning applies the mode to a model name.
+func (m ReasoningMode) sendsReasoning(model string) bool {
+	switch m {
+	case ReasoningSend:
+		return true
+	case ReasoningDrop:
+		return false
+	}
+	name := strings.ToLower(model)
+	return strings.Contains(name, "gpt-oss") || strings.Contains(name, "gpt_oss")
 }
 
 // EventKind says what an Event reports.
@@ -433,6 +469,9 @@ func (r *runner) addModelMessage(m *ModelMessage) {
 			},
 		})
 	}
+	if m.Reasoning != "" && len(m.ToolCalls) > 0 && r.cfg.Reasoning.sendsReasoning(r.model) {
+		a.SetExtraFields(map[string]any{"reasoning": m.Reasoning})
+	}
 	r.msgs = append(r.msgs, openai.ChatCompletionMessageParamUnion{OfAssistant: &a})
 	r.pending = append([]ToolCall(nil), m.ToolCalls...)
 }
@@ -440,7 +479,11 @@ func (r *runner) addModelMessage(m *ModelMessage) {
 // addToolResult appends a tool message and keeps its images for the user
 // message that follows the batch.
 func (r *runner) addToolResult(s Step) {
-	r.msgs = append(r.msgs, openai.ToolMessage(s.Result.Text, s.Call.ID))
+	text := s.Result.Text
+	if r.cfg.NoImages && len(s.Result.Images) > 0 {
+		text = strings.ReplaceAll(text, tools.ImageFollows, noImagesNote)
+	}
+	r.msgs = append(r.msgs, openai.ToolMessage(text, s.Call.ID))
 	r.images = append(r.images, s.Result.Images...)
 	r.done[s.Call.ID] = true
 	for _, f := range s.Files {

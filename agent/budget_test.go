@@ -96,3 +96,53 @@ func TestModelErrorShowsServerMessage(t *testing.T) {
 		t.Fatalf("err = %v", fmt.Sprint(err))
 	}
 }
+
+// gpt-oss (harmony) expects the reasoning of turns that called tools back
+// until the final answer; vLLM reads it from the assistant message's
+// "reasoning" field. Qwen3's template drops earlier thinking, so nothing is
+// sent there; an explicit mode overrides the guess from the model's name.
+func TestReasoningSentBack(t *testing.T) {
+	tests := []struct {
+		model string
+		mode  agent.ReasoningMode
+		want  bool
+	}{
+		{"openai/gpt-oss-20b", agent.ReasoningAuto, true},
+		{"Qwen/Qwen3-32B", agent.ReasoningAuto, false},
+		{"Qwen/Qwen3-32B", agent.ReasoningSend, true},
+		{"gpt-oss-120b", agent.ReasoningDrop, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.model+"/"+string(tc.mode), func(t *testing.T) {
+			var got []string
+			srv := fakellm.New(func(n int, req *fakellm.Request) fakellm.Reply {
+				for _, m := range req.Messages {
+					if m.Role == "assistant" {
+						got = append(got, m.Reasoning)
+					}
+				}
+				switch n {
+				case 0:
+					return fakellm.Reply{Format: fakellm.GPTOSS, Reasoning: "Compute it first.", Calls: []fakellm.Call{{Name: "execute_python", Arguments: py(t, "print(6*7)")}}}
+				case 1:
+					return fakellm.Reply{Format: fakellm.GPTOSS, Reasoning: "Now check it.", Calls: []fakellm.Call{{Name: "execute_python", Arguments: py(t, "print(42 == 6*7)")}}}
+				}
+				return fakellm.Reply{Format: fakellm.GPTOSS, Reasoning: "Done.", Content: "42"}
+			})
+			defer srv.Close()
+			cfg := config(srv, newBox(t, fsbridge.Policy{}))
+			cfg.Model, cfg.Reasoning = tc.model, tc.mode
+			if _, err := agent.Run(context.Background(), cfg, "6*7?"); err != nil {
+				t.Fatal(err)
+			}
+			// Request 2 carries the assistant turns of requests 0 and 1.
+			want := []string{"", "", ""}
+			if tc.want {
+				want = []string{"Compute it first.", "Compute it first.", "Now check it."}
+			}
+			if strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Errorf("reasoning sent back %q, want %q", got, want)
+			}
+		})
+	}
+}

@@ -176,6 +176,7 @@ func (r *runner) stream(ctx context.Context, params openai.ChatCompletionNewPara
 	defer s.Close()
 	var m ModelMessage
 	var content, reasoning strings.Builder
+	shown := 0 // bytes of content emitted as EventText
 	calls := map[int64]*ToolCall{}
 	var order []int64
 	for s.Next() {
@@ -187,7 +188,13 @@ func (r *runner) stream(ctx context.Context, params openai.ChatCompletionNewPara
 			d := ch.Delta
 			if d.Content != "" {
 				content.WriteString(d.Content)
-				r.emit(Event{Kind: EventText, Text: d.Content})
+				// Text that may be the start of a tool call written as
+				// text (<tool_call>...) is held back until it is known
+				// not to be one: it is not the answer.
+				if safe := shownText(content.String()); safe > shown {
+					r.emit(Event{Kind: EventText, Text: content.String()[shown:safe]})
+					shown = safe
+				}
 			}
 			for _, key := range []string{"reasoning_content", "reasoning"} {
 				if f, ok := d.JSON.ExtraFields[key]; ok {
@@ -231,6 +238,11 @@ func (r *runner) stream(ctx context.Context, params openai.ChatCompletionNewPara
 	if len(m.ToolCalls) == 0 {
 		m.Content, m.ToolCalls = textToolCalls(m.Content)
 	}
+	// Emit what was held back and turned out not to be a tool call (text
+	// after a call, or a "<tool_call>" that did not parse).
+	if held := content.String()[:shown]; strings.HasPrefix(m.Content, held) && len(m.Content) > len(held) {
+		r.emit(Event{Kind: EventText, Text: m.Content[len(held):]})
+	}
 	// Ids must exist and be distinct over the whole task: each tool
 	// message answers one, and a stored result is found by its id (some
 	// servers number calls call_0, call_1... in every response).
@@ -243,6 +255,22 @@ func (r *runner) stream(ctx context.Context, params openai.ChatCompletionNewPara
 		seen[c.ID] = true
 	}
 	return &m, nil
+}
+
+// shownText is how much of streamed content can be shown as the model's
+// text: everything before a "<tool_call>" tag, and before a tail that could
+// still grow into one.
+func shownText(content string) int {
+	const tag = "<tool_call>"
+	if i := strings.Index(content, tag); i >= 0 {
+		return i
+	}
+	for n := min(len(tag)-1, len(content)); n > 0; n-- {
+		if strings.HasSuffix(content, tag[:n]) {
+			return len(content) - n
+		}
+	}
+	return len(content)
 }
 
 // hermesCall matches a tool call a Qwen model wrote as text, which vLLM

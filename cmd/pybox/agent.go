@@ -61,6 +61,7 @@ type agentFlags struct {
 	resume, taskID, store  string
 	tools                  string
 	noImages               bool
+	reasoning              string
 	showReasoning          bool
 	timeout, maxTimeout    time.Duration
 	memory, outputLimit    byteSize
@@ -83,6 +84,7 @@ func (f *agentFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.store, "store", "", "where steps are stored: a `folder`, or postgres://... (default $PYBOX_AGENT_STORE, else the user state folder)")
 	fs.StringVar(&f.tools, "tools", "", "comma-separated `names` of the tools to offer (default all)")
 	fs.BoolVar(&f.noImages, "no-images", false, "never send images to the model (for text-only models such as GPT-OSS)")
+	fs.StringVar(&f.reasoning, "reasoning", "auto", "send the model's reasoning of tool-calling turns back to it: `auto` (for gpt-oss models), send or drop")
 	fs.BoolVar(&f.showReasoning, "show-reasoning", false, "show the model's reasoning (if the server sends it) on stderr")
 	fs.DurationVar(&f.timeout, "timeout", 0, "default time limit of each execute_python call (default 60s)")
 	fs.DurationVar(&f.maxTimeout, "max-timeout", 0, "longest timeout_s the model may ask for (default 10m)")
@@ -107,6 +109,7 @@ type agentMeta struct {
 	Tools         string        `json:"tools,omitempty"`
 	MaxTurns      int           `json:"max_turns,omitempty"`
 	NoImages      bool          `json:"no_images,omitempty"`
+	Reasoning     string        `json:"reasoning,omitempty"`
 	Timeout       time.Duration `json:"timeout,omitempty"`
 	MaxTimeout    time.Duration `json:"max_timeout,omitempty"`
 	Memory        int64         `json:"memory,omitempty"`
@@ -190,6 +193,17 @@ func cmdAgent(ctx context.Context, args []string) int {
 		Store:    store,
 		TaskID:   f.taskID,
 		NoImages: f.noImages || (file.Images != nil && !*file.Images),
+	}
+	switch f.reasoning {
+	case "auto", "":
+	case "send", "drop":
+		cfg.Reasoning = agent.ReasoningMode(f.reasoning)
+	default:
+		return fail(2, "--reasoning %q: use auto, send or drop", f.reasoning)
+	}
+	if cfg.BaseURL == "" && cfg.APIKey == "" {
+		return fail(2, "no model endpoint: pass --base-url (e.g. http://localhost:8000/v1 for vLLM) or set OPENAI_BASE_URL; "+
+			"for OpenAI's own API set OPENAI_API_KEY")
 	}
 	if f.resume != "" {
 		cfg.Model = f.model // a resumed task keeps its model unless --model says otherwise
@@ -291,7 +305,7 @@ func cmdAgent(ctx context.Context, args []string) int {
 	meta = agentMeta{
 		Cwd: cwd, AgentConfig: absPath(f.agentConfig), SandboxConfig: absPath(f.sandbox.config),
 		Mounts: absMounts(f.sandbox.mounts), Output: policy.Output, BaseURL: cfg.BaseURL, Tools: f.tools,
-		MaxTurns: f.maxTurns, NoImages: f.noImages, Timeout: f.timeout, MaxTimeout: f.maxTimeout,
+		MaxTurns: f.maxTurns, NoImages: f.noImages, Reasoning: f.reasoning, Timeout: f.timeout, MaxTimeout: f.maxTimeout,
 		Memory: int64(f.memory), OutputLimit: int64(f.outputLimit), ResultBudget: int64(f.resultBudget),
 	}
 	if cfg.Meta, err = json.Marshal(meta); err != nil {
@@ -372,6 +386,9 @@ func (f *agentFlags) fillFrom(m agentMeta, set map[string]bool) {
 	}
 	if !set["no-images"] {
 		f.noImages = m.NoImages
+	}
+	if !set["reasoning"] && m.Reasoning != "" {
+		f.reasoning = m.Reasoning
 	}
 	if !set["timeout"] {
 		f.timeout = m.Timeout

@@ -62,6 +62,9 @@ type Message struct {
 	Images     []string // image_url URLs
 	ToolCallID string
 	Calls      []Call
+	// Reasoning is an assistant message's "reasoning" field, which vLLM
+	// reads back for gpt-oss (the harmony analysis channel).
+	Reasoning string
 }
 
 // Request is one request the server received.
@@ -108,6 +111,7 @@ type wireRequest struct {
 		Role       string          `json:"role"`
 		Content    json.RawMessage `json:"content"`
 		ToolCallID string          `json:"tool_call_id"`
+		Reasoning  string          `json:"reasoning"`
 		ToolCalls  []struct {
 			ID       string `json:"id"`
 			Function struct {
@@ -133,7 +137,7 @@ func parse(body []byte) (*Request, error) {
 		req.Tools = append(req.Tools, t.Function.Name)
 	}
 	for _, m := range w.Messages {
-		msg := Message{Role: m.Role, ToolCallID: m.ToolCallID}
+		msg := Message{Role: m.Role, ToolCallID: m.ToolCallID, Reasoning: m.Reasoning}
 		var s string
 		if json.Unmarshal(m.Content, &s) == nil {
 			msg.Text = s
