@@ -202,7 +202,8 @@ func (s *Server) Close() error {
 // up or ctx is done; then it shuts down gracefully (see Shutdown).
 func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 	srv := s.newMCPServer(true)
-	ss, err := srv.Connect(context.Background(), &mcp.IOTransport{Reader: in, Writer: out}, nil)
+	tr := &finishingTransport{Transport: &mcp.IOTransport{Reader: in, Writer: out}}
+	ss, err := srv.Connect(context.Background(), tr, nil)
 	if err != nil {
 		return fmt.Errorf("serve: mcp stdio: %w", err)
 	}
@@ -217,8 +218,12 @@ func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteC
 	case <-ctx.Done():
 	}
 	s.Shutdown()
-	// The last results are written by the SDK after their handlers return.
-	time.Sleep(100 * time.Millisecond)
+	// The last results are written by the SDK after their handlers return:
+	// wait for them (briefly: a client that stopped reading must not hold
+	// the shutdown).
+	wctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	tr.conn.waitIdle(wctx)
+	cancel()
 	ss.Close()
 	return nil
 }
