@@ -86,9 +86,9 @@ func (f *agentFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.noImages, "no-images", false, "never send images to the model (for text-only models such as GPT-OSS)")
 	fs.StringVar(&f.reasoning, "reasoning", "auto", "send the model's reasoning of tool-calling turns back to it: `auto` (for gpt-oss models), send or drop")
 	fs.BoolVar(&f.showReasoning, "show-reasoning", false, "show the model's reasoning (if the server sends it) on stderr")
-	fs.DurationVar(&f.timeout, "timeout", 0, "default time limit of each execute_python call (default 60s)")
-	fs.DurationVar(&f.maxTimeout, "max-timeout", 0, "longest timeout_s the model may ask for (default 10m)")
-	fs.Var(&f.memory, "memory", "memory limit of each interpreter (e.g. 1GiB)")
+	durationVar(fs, &f.timeout, "timeout", 0, "default time limit of each execute_python call (default 60s)")
+	durationVar(fs, &f.maxTimeout, "max-timeout", 0, "longest timeout_s the model may ask for (default 10m)")
+	fs.Var((*memoryFlag)(&f.memory), "memory", "memory limit of each interpreter (e.g. 1GiB)")
 	fs.Var(&f.outputLimit, "output-limit", "cap on the output of each call (e.g. 1MiB)")
 	fs.Var(&f.resultBudget, "result-budget", "output of a call sent to the model (head and tail kept, the rest saved in /tmp/pybox-output; default 24KiB)")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "compilation cache directory (default $PYBOX_CACHE_DIR or the user cache dir)")
@@ -122,15 +122,8 @@ func cmdAgent(ctx context.Context, args []string) int {
 	set := map[string]bool{}
 	fs := flag.NewFlagSet("agent", flag.ContinueOnError)
 	f.register(fs)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), agentHelp)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlagSet(fs, "agent", agentHelp, args); !ok {
+		return code
 	}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	task := strings.TrimSpace(strings.Join(fs.Args(), " "))
