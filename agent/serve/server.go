@@ -44,26 +44,14 @@ func New(cfg Config) (*Server, error) {
 	if err := cfg.setDefaults(); err != nil {
 		return nil, err
 	}
-	// The tool definitions depend only on the configuration: read them from
-	// a throw-away Box so that every front end shows the same ones.
-	proto := cfg.Box
-	proto.Policy.Output, proto.Policy.Mounts = "", nil
-	box, err := tools.New(proto)
-	if err != nil {
-		return nil, fmt.Errorf("serve: %w", err)
-	}
-	defs := box.Tools()
-	box.Close()
-
+	// The tool definitions depend only on the configuration, so every
+	// front end shows the same ones.
 	s := &Server{cfg: cfg, names: map[string]string{}}
-	for _, t := range defs {
-		own := t.Name
-		if cfg.StrictSchemas {
-			t = t.Strict()
-		}
-		t = t.WithPrefix(cfg.ToolPrefix)
+	for _, t := range Definitions(cfg) {
 		s.defs = append(s.defs, t)
-		s.names[t.Name] = own
+	}
+	for _, t := range tools.Definitions(cfg.Box) {
+		s.names[t.WithPrefix(cfg.ToolPrefix).Name] = t.Name
 	}
 	s.ws = newWorkspaces(&s.cfg)
 	s.gate = newGate(cfg.MaxConcurrent, cfg.MaxQueue, cfg.QueueTimeout)
@@ -71,6 +59,20 @@ func New(cfg Config) (*Server, error) {
 	s.mcpHTTP = s.newMCPServer(false)
 	s.handler = s.routes()
 	return s, nil
+}
+
+// Definitions returns the tools a Server with this configuration exposes
+// (prefixed and strict as configured), for their names, descriptions and
+// schemas; it needs no Engine.
+func Definitions(cfg Config) []tools.Tool {
+	var out []tools.Tool
+	for _, t := range tools.Definitions(cfg.Box) {
+		if cfg.StrictSchemas {
+			t = t.Strict()
+		}
+		out = append(out, t.WithPrefix(cfg.ToolPrefix))
+	}
+	return out
 }
 
 // Tools returns the tool definitions the server exposes.

@@ -90,21 +90,7 @@ func New(cfg Config) (*Box, error) {
 	if cfg.Engine == nil {
 		return nil, errors.New("tools: Config.Engine is required")
 	}
-	if cfg.Limits.Timeout <= 0 {
-		cfg.Limits.Timeout = DefaultTimeout
-	}
-	if cfg.MaxTimeout <= 0 {
-		cfg.MaxTimeout = DefaultMaxTimeout
-	}
-	if cfg.Limits.Timeout > cfg.MaxTimeout {
-		cfg.MaxTimeout = cfg.Limits.Timeout
-	}
-	if cfg.ImageLimit <= 0 {
-		cfg.ImageLimit = DefaultImageLimit
-	}
-	if cfg.ResultBudget == 0 {
-		cfg.ResultBudget = DefaultResultBudget
-	}
+	cfg.setDefaults()
 	b := &Box{cfg: cfg, manuals: manuals(cfg.Engine, cfg.UserPackages)}
 	policy := cfg.Policy
 	if !cfg.NoHelpMount {
@@ -120,6 +106,24 @@ func New(cfg Config) (*Box, error) {
 	sc.Configure = nil
 	sc.Session.FS = sb.FS()
 	b.sessions = cfg.Engine.NewSessions(sc)
+	b.defineTools()
+	return b, nil
+}
+
+// Definitions returns the tools a Box with this configuration offers, for
+// their names, descriptions and schemas only (the handlers must not be
+// called). It needs no Engine and starts nothing, so printing the schemas
+// (pybox tools) or answering an MCP client's tools/list does not wait for
+// the interpreter to compile.
+func Definitions(cfg Config) []Tool {
+	cfg.setDefaults()
+	b := &Box{cfg: cfg, manuals: manuals(nil, "")}
+	b.defineTools()
+	return b.Tools()
+}
+
+// defineTools makes the tool list from the configuration.
+func (b *Box) defineTools() {
 	b.tools = []Tool{
 		b.executeTool(),
 		b.copyTool(),
@@ -133,7 +137,25 @@ func New(cfg Config) (*Box, error) {
 	for _, t := range b.tools {
 		b.byName[t.Name] = t
 	}
-	return b, nil
+}
+
+// setDefaults fills in the zero fields of a Config.
+func (cfg *Config) setDefaults() {
+	if cfg.Limits.Timeout <= 0 {
+		cfg.Limits.Timeout = DefaultTimeout
+	}
+	if cfg.MaxTimeout <= 0 {
+		cfg.MaxTimeout = DefaultMaxTimeout
+	}
+	if cfg.Limits.Timeout > cfg.MaxTimeout {
+		cfg.MaxTimeout = cfg.Limits.Timeout
+	}
+	if cfg.ImageLimit <= 0 {
+		cfg.ImageLimit = DefaultImageLimit
+	}
+	if cfg.ResultBudget == 0 {
+		cfg.ResultBudget = DefaultResultBudget
+	}
 }
 
 // Tools returns every tool, in a stable order.

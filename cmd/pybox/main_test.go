@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -208,5 +209,32 @@ func TestCLIFlagMistakes(t *testing.T) {
 	// pybox help run is pybox run -h.
 	if r := pybox(t, "", "help", "run"); r.code != 0 || !strings.Contains(r.stderr+r.stdout, "Usage: pybox run") {
 		t.Errorf("help run: %d %s", r.code, r.stderr)
+	}
+}
+
+// pybox tools prints static schemas: it compiles and extracts nothing (the
+// cache folder stays empty), and --strict gives strict-mode schemas.
+func TestCLIToolsStartsNothing(t *testing.T) {
+	cache := t.TempDir()
+	r := pyboxEnv(t, []string{"PYBOX_CACHE_DIR=" + cache}, "", "tools", "--format", "openai", "--strict", "--tool-prefix", "pybox_")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var fns []struct {
+		Function struct {
+			Name   string `json:"name"`
+			Strict bool   `json:"strict"`
+		} `json:"function"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &fns); err != nil || len(fns) != 7 {
+		t.Fatalf("%v: %s", err, r.stdout)
+	}
+	for _, f := range fns {
+		if !f.Function.Strict || !strings.HasPrefix(f.Function.Name, "pybox_") {
+			t.Errorf("tool %+v", f.Function)
+		}
+	}
+	if ents, _ := os.ReadDir(cache); len(ents) != 0 {
+		t.Errorf("pybox tools wrote to the cache: %v", ents)
 	}
 }

@@ -371,15 +371,15 @@ func cmdTools(ctx context.Context, args []string) int {
 		fmt.Fprintf(os.Stderr, "pybox tools: %v\n", err)
 		return 2
 	}
-	f.quiet = true
-	s, cleanup, err := f.server(ctx, "tools", f.logger())
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "pybox tools: %v\n", err)
-		return runtime.ExitCodeInternal
-	}
-	defer cleanup()
+	// The schemas depend on the settings only: nothing is compiled or
+	// started to print them.
+	defs := serve.Definitions(serve.Config{
+		Box:           tools.Config{Limits: runtime.Limits{Timeout: f.timeout}, MaxTimeout: f.maxTimeout, ResultBudget: int(f.resultBudget)},
+		ToolPrefix:    f.toolPrefix,
+		StrictSchemas: f.strict,
+	})
 	var out []any
-	for _, t := range s.Tools() {
+	for _, t := range defs {
 		switch format {
 		case "openai":
 			out = append(out, t.OpenAI())
