@@ -65,9 +65,45 @@ type Config struct {
 	// NoImages keeps images out of the conversation, for models that read
 	// text only (e.g. GPT-OSS). Tool results still list the files.
 	NoImages bool
+	// Reasoning says whether the model's reasoning from turns that called
+	// tools is sent back with those turns until the task's answer
+	// (ReasoningAuto if empty).
+	Reasoning ReasoningMode
 	// OnEvent, if set, is called as the run progresses (streamed text,
 	// tool calls and results), from the goroutine that called Run.
 	OnEvent func(Event)
+}
+
+// noImagesNote replaces tools.ImageFollows for models that get no images.
+const noImagesNote = "The image is not shown: this model is set up to read text only. Inspect it with execute_python instead (size, colours, text you drew)."
+
+// ReasoningMode says whether reasoning goes back to the model.
+type ReasoningMode string
+
+// The reasoning modes.
+const (
+	// ReasoningAuto sends reasoning back to gpt-oss models (their harmony
+	// format expects the analysis of tool-calling turns until the final
+	// answer; vLLM reads it from the assistant message's "reasoning"
+	// field) and not to others: Qwen3's template, for one, drops the
+	// thinking of earlier turns.
+	ReasoningAuto ReasoningMode = ""
+	// ReasoningSend always sends it back.
+	ReasoningSend ReasoningMode = "send"
+	// ReasoningDrop never does.
+	ReasoningDrop ReasoningMode = "drop"
+)
+
+// sendsReasoning applies the mode to a model name.
+func (m ReasoningMode) sendsReasoning(model string) bool {
+	switch m {
+	case ReasoningSend:
+		return true
+	case ReasoningDrop:
+		return false
+	}
+	name := strings.ToLower(model)
+	return strings.Contains(name, "gpt-oss") || strings.Contains(name, "gpt_oss")
 }
 
 // EventKind says what an Event reports.
@@ -190,10 +226,13 @@ func Run(ctx context.Context, cfg Config, task string) (*Outcome, error) {
 // or a cancellation. Tool calls that completed are never run again: their
 // stored results are replayed to the model. A call that had started but not
 // completed is not run again either: the model is told it was interrupted
-// and may have run partly. Files the task changed in /output and in writable
-// mounts are brought back to their recorded state where they differ
-// (e.g. a new temporary /output, another machine). Interpreter sessions are
-// gone; the model is told so.
+// and may have run partly. Resume never destroys data: files the task wrote
+// in /output and in writable mounts that are now missing (a new temporary
+// /output, another machine) are written back from the store, but a file
+// that exists is never overwritten or deleted. Files that differ from the
+// last recorded step (a host edit made while the task was stopped, or the
+// partial work of the interrupted call) are left as they are and listed for
+// the model. Interpreter sessions are gone; the model is told so.
 //
 // Resuming a task that had ended returns its stored Outcome.
 func Resume(ctx context.Context, cfg Config, taskID string) (*Outcome, error) {
@@ -217,6 +256,14 @@ func Resume(ctx context.Context, cfg Config, taskID string) (*Outcome, error) {
 		return nil, err
 	}
 	return r.loop(ctx)
+}
+
+// listSome joins up to max names and says how many more there are.
+func listSome(names []string, max int) string {
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:max], ", "), len(names)-max)
 }
 
 // NewTaskID returns a fresh task id: the time and random hex.
@@ -252,7 +299,8 @@ type runner struct {
 	hostPaths map[string]File       // /output artifacts seen in this process
 	sessions  map[string]bool       // session ids the model used
 	resumed   bool
-	note      string // a note to add before the next model request
+	lastStep  time.Time // when the last stored step was written (replay)
+	note      string    // a note to add before the next model request
 }
 
 func open(ctx context.Context, cfg Config, id string) (*runner, func(), []Step, error) {
@@ -421,6 +469,9 @@ func (r *runner) addModelMessage(m *ModelMessage) {
 			},
 		})
 	}
+	if m.Reasoning != "" && len(m.ToolCalls) > 0 && r.cfg.Reasoning.sendsReasoning(r.model) {
+		a.SetExtraFields(map[string]any{"reasoning": m.Reasoning})
+	}
 	r.msgs = append(r.msgs, openai.ChatCompletionMessageParamUnion{OfAssistant: &a})
 	r.pending = append([]ToolCall(nil), m.ToolCalls...)
 }
@@ -428,7 +479,11 @@ func (r *runner) addModelMessage(m *ModelMessage) {
 // addToolResult appends a tool message and keeps its images for the user
 // message that follows the batch.
 func (r *runner) addToolResult(s Step) {
-	r.msgs = append(r.msgs, openai.ToolMessage(s.Result.Text, s.Call.ID))
+	text := s.Result.Text
+	if r.cfg.NoImages && len(s.Result.Images) > 0 {
+		text = strings.ReplaceAll(text, tools.ImageFollows, noImagesNote)
+	}
+	r.msgs = append(r.msgs, openai.ToolMessage(text, s.Call.ID))
 	r.images = append(r.images, s.Result.Images...)
 	r.done[s.Call.ID] = true
 	for _, f := range s.Files {
@@ -612,6 +667,7 @@ func (r *runner) replay(steps []Step) *Final {
 			return s.Final
 		}
 		r.next = s.N + 1
+		r.lastStep = s.Time
 	}
 	var left []ToolCall
 	for _, c := range r.pending {
@@ -628,16 +684,42 @@ func (r *runner) replay(steps []Step) *Final {
 func (r *runner) prepareResume(ctx context.Context) error {
 	var note strings.Builder
 	note.WriteString("[pybox] This task was interrupted (pybox stopped or was killed) and has been resumed from its last stored step. Tool calls that had completed were not run again; their results above are the stored ones.")
-	restored, problems, err := r.tracker.restore(ctx, r.box.Sandbox(), r.wantFiles)
+	rep, err := r.tracker.restore(ctx, r.box.Sandbox(), r.wantFiles)
 	if err != nil {
 		return err
 	}
 	r.noteArtifacts()
-	if len(restored) > 0 {
-		fmt.Fprintf(&note, " Files restored to the state the run had left them in: %s.", strings.Join(restored, ", "))
+	var interrupted []string
+	for _, c := range r.pending {
+		if r.started[c.ID] {
+			interrupted = append(interrupted, c.Name)
+		}
 	}
-	if len(problems) > 0 {
-		fmt.Fprintf(&note, " Files that could not be restored: %s.", strings.Join(problems, "; "))
+	if len(rep.Restored) > 0 {
+		fmt.Fprintf(&note, " Files the task had written that were missing were written back from the stored steps: %s.", strings.Join(rep.Restored, ", "))
+	}
+	if len(rep.Changed) > 0 {
+		by := "outside this task while it was stopped"
+		if len(interrupted) > 0 {
+			by = "by the interrupted call (" + strings.Join(interrupted, ", ") + ") or outside this task while it was stopped"
+		}
+		fmt.Fprintf(&note, " Files that differ from what the task last recorded, changed %s: %s. They were left exactly as they are; read them before relying on them.", by, strings.Join(rep.Changed, ", "))
+	}
+	if len(rep.Problems) > 0 {
+		fmt.Fprintf(&note, " Files that could not be written back: %s.", strings.Join(rep.Problems, "; "))
+	}
+	if !r.lastStep.IsZero() {
+		fresh, err := r.tracker.modifiedSince(r.lastStep, r.wantFiles)
+		if err != nil {
+			return err
+		}
+		if len(fresh) > 0 {
+			by := "outside this task while it was stopped"
+			if len(interrupted) > 0 {
+				by = "by the interrupted call or outside this task"
+			}
+			fmt.Fprintf(&note, " Files created or modified after the last recorded step (%s), left as they are: %s.", by, listSome(fresh, 30))
+		}
 	}
 	if _, err := r.tracker.snapshot(); err != nil {
 		return err
@@ -651,7 +733,8 @@ func (r *runner) prepareResume(ctx context.Context) error {
 			continue
 		}
 		res := &ToolResult{IsError: true, Interrupted: true, Text: "This call was interrupted: pybox stopped while it was running, and the task was resumed later. " +
-			"It was NOT run again, because it may have had effects; it may have run partly (files it was writing may be incomplete). " +
+			"It was NOT run again, because it may have had effects; it may have run partly. Whatever it changed was left as it is " +
+			"(files it was writing may be incomplete; the resume note lists files that differ from the last recorded step). " +
 			"Check its effects (ls, read_file) and run again only what is still needed."}
 		if err := r.recordDone(ctx, c, res, nil); err != nil {
 			return err

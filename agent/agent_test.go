@@ -209,12 +209,23 @@ func TestHermesToolCallInText(t *testing.T) {
 		return fakellm.Reply{Content: req.Last("tool").Text}
 	})
 	defer srv.Close()
-	out, err := agent.Run(context.Background(), config(srv, newBox(t, fsbridge.Policy{})), "x")
+	cfg := config(srv, newBox(t, fsbridge.Policy{}))
+	var shown strings.Builder
+	cfg.OnEvent = func(e agent.Event) {
+		if e.Kind == agent.EventText {
+			shown.WriteString(e.Text)
+		}
+	}
+	out, err := agent.Run(context.Background(), cfg, "x")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.Answer, "1024") {
 		t.Fatalf("answer %q", out.Answer)
+	}
+	// The call written as text is not shown as if it were the answer.
+	if got := shown.String(); !strings.HasPrefix(got, "Running.") || strings.Contains(got, "tool_call") || strings.Contains(got, "print(2**10)") {
+		t.Errorf("streamed text %q", got)
 	}
 }
 
@@ -252,11 +263,15 @@ func TestDescribeSendsImage(t *testing.T) {
 	if len(out.Files) != 1 || out.Files[0].MIME != "image/png" || out.Files[0].HostPath == "" {
 		t.Errorf("files %+v", out.Files)
 	}
-	// With NoImages the model gets no image message.
+	// With NoImages the model gets no image message, and describe does
+	// not promise one.
 	srv2 := fakellm.New(func(n int, req *fakellm.Request) fakellm.Reply {
-		if n == 0 {
+		switch n {
+		case 0:
 			return fakellm.Reply{Calls: []fakellm.Call{{Name: "execute_python", Arguments: py(t,
 				"from PIL import Image\nImage.new('RGB', (4, 3)).save('/output/b.png')")}}}
+		case 1:
+			return fakellm.Reply{Calls: []fakellm.Call{{Name: "describe", Arguments: `{"path": "/output/b.png"}`}}}
 		}
 		return fakellm.Reply{Content: "ok"}
 	})
@@ -266,10 +281,13 @@ func TestDescribeSendsImage(t *testing.T) {
 	if _, err := agent.Run(context.Background(), cfg, "draw"); err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range srv2.Requests()[1].Messages {
+	for _, m := range srv2.Requests()[2].Messages {
 		if len(m.Images) > 0 {
 			t.Errorf("image sent with NoImages")
 		}
+	}
+	if d := srv2.Requests()[2].Last("tool"); d == nil || strings.Contains(d.Text, "image follows") || !strings.Contains(d.Text, "not shown") {
+		t.Errorf("describe result with NoImages: %+v", d)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 
@@ -152,17 +153,34 @@ func (t *tracker) read(p string, size int64) ([]byte, error) {
 	}
 }
 
-// restore brings the tracked files back to the state recorded in the
-// steps: a file whose last recorded change differs from what is there now
-// is rewritten (or removed, if the run deleted it). Files the run never
-// changed are left alone. It returns the paths it could not restore (too
-// big to have been stored, or refused) with the reason.
-func (t *tracker) restore(ctx context.Context, sb *fsbridge.Sandbox, want map[string]FileChange) (restored []string, problems []string, err error) {
+// restoreReport says what a resume did with the files the task had changed.
+type restoreReport struct {
+	// Restored are files the task had written that were missing and were
+	// written back from the store (e.g. a new temporary /output).
+	Restored []string
+	// Changed are files that exist but differ from what the task last
+	// recorded (changed by a call that was cut off, or outside the task
+	// while it was stopped), and files the task had deleted that exist
+	// again. They are left exactly as they are.
+	Changed []string
+	// Problems are missing files that could not be written back, with why.
+	Problems []string
+}
+
+// restore compares the tracked files with the state recorded in the steps
+// and only ever adds: a file the task wrote that is now missing is written
+// back from the store. A file that exists is never overwritten and never
+// deleted, whatever it holds: it may be a host edit made while the task was
+// stopped, or the partial work of an interrupted call, and both are data
+// that a resume must not destroy. Such files are reported instead, so the
+// model can be told which files changed outside the recorded steps.
+func (t *tracker) restore(ctx context.Context, sb *fsbridge.Sandbox, want map[string]FileChange) (restoreReport, error) {
+	var rep restoreReport
 	if len(want) == 0 {
-		return nil, nil, nil
+		return rep, nil
 	}
 	if err := sb.BeginRun(ctx); err != nil {
-		return nil, nil, fmt.Errorf("agent: restore files: %w", err)
+		return rep, fmt.Errorf("agent: restore files: %w", err)
 	}
 	paths := make([]string, 0, len(want))
 	for p := range want {
@@ -171,38 +189,41 @@ func (t *tracker) restore(ctx context.Context, sb *fsbridge.Sandbox, want map[st
 	sort.Strings(paths)
 	for _, p := range paths {
 		c := want[p]
-		st, errno := t.fsys.Stat(p)
-		exists := errno == 0 && st.Mode.IsRegular()
-		if c.Deleted {
-			if exists {
-				if errno := t.fsys.Unlink(p); errno != 0 {
-					problems = append(problems, fmt.Sprintf("%s: could not delete it again: %v", p, errno))
-					continue
-				}
-				restored = append(restored, p)
+		st, errno := t.fsys.Lstat(p)
+		switch {
+		case errno == experimentalsys.ENOENT:
+			if c.Deleted {
+				continue // as the task left it
 			}
-			continue
-		}
-		if exists && st.Size == c.Size {
+			if c.Omitted {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s is missing and was too big (%d bytes) to have been stored", p, c.Size))
+				continue
+			}
+			if err := t.write(p, c.Content); err != nil {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s is missing and could not be written back: %v", p, err))
+				continue
+			}
+			rep.Restored = append(rep.Restored, p)
+		case errno != 0:
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s could not be checked: %v", p, errno))
+		case c.Deleted:
+			rep.Changed = append(rep.Changed, p+" (deleted by the task, exists again)")
+		case !st.Mode.IsRegular():
+			rep.Changed = append(rep.Changed, p+" (no longer a regular file)")
+		case st.Size != c.Size:
+			rep.Changed = append(rep.Changed, p)
+		default:
 			data, err := t.read(p, st.Size)
-			if err == nil {
-				sum := sha256.Sum256(data)
-				if hex.EncodeToString(sum[:]) == c.SHA256 {
-					continue
-				}
+			if err != nil {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s could not be checked: %v", p, err))
+				continue
+			}
+			if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != c.SHA256 {
+				rep.Changed = append(rep.Changed, p)
 			}
 		}
-		if c.Omitted {
-			problems = append(problems, fmt.Sprintf("%s: differs from what the run left there and was too big (%d bytes) to store", p, c.Size))
-			continue
-		}
-		if err := t.write(p, c.Content); err != nil {
-			problems = append(problems, fmt.Sprintf("%s: %v", p, err))
-			continue
-		}
-		restored = append(restored, p)
 	}
-	return restored, problems, nil
+	return rep, nil
 }
 
 func (t *tracker) write(p string, data []byte) error {
@@ -216,7 +237,7 @@ func (t *tracker) write(p string, data []byte) error {
 			}
 		}
 	}
-	f, errno := t.fsys.OpenFile(p, experimentalsys.O_WRONLY|experimentalsys.O_CREAT|experimentalsys.O_TRUNC, fs.FileMode(0o644))
+	f, errno := t.fsys.OpenFile(p, experimentalsys.O_WRONLY|experimentalsys.O_CREAT|experimentalsys.O_EXCL, fs.FileMode(0o644))
 	if errno != 0 {
 		return fmt.Errorf("write: %w", errno)
 	}
@@ -232,4 +253,58 @@ func (t *tracker) write(p string, data []byte) error {
 		return fmt.Errorf("write: %w", errno)
 	}
 	return nil
+}
+
+// modifiedSince lists the regular files under the tracked folders that
+// were modified at or after since and are not in skip: what changed after
+// the last stored step in files the steps know nothing about (created by a
+// call that was cut off, or by a host program while the task was stopped).
+// Modification times have coarse granularity on some file systems, so a
+// second of slack is allowed.
+func (t *tracker) modifiedSince(since time.Time, skip map[string]FileChange) ([]string, error) {
+	limit := since.Add(-time.Second).UnixNano()
+	var found []string
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		d, errno := t.fsys.OpenFile(dir, experimentalsys.O_RDONLY|experimentalsys.O_DIRECTORY, 0)
+		if errno == experimentalsys.ENOENT {
+			return nil
+		}
+		if errno != 0 {
+			return fmt.Errorf("agent: list %s: %w", dir, errno)
+		}
+		ents, errno := d.Readdir(-1)
+		d.Close()
+		if errno != 0 {
+			return fmt.Errorf("agent: list %s: %w", dir, errno)
+		}
+		for _, e := range ents {
+			if e.Name == "." || e.Name == ".." {
+				continue
+			}
+			p := path.Join(dir, e.Name)
+			st, errno := t.fsys.Lstat(p)
+			if errno != 0 {
+				continue
+			}
+			switch {
+			case st.Mode.IsDir():
+				if err := walk(p); err != nil {
+					return err
+				}
+			case st.Mode.IsRegular():
+				if _, known := skip[p]; !known && st.Mtim >= limit {
+					found = append(found, p)
+				}
+			}
+		}
+		return nil
+	}
+	for _, root := range t.roots {
+		if err := walk(root); err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(found)
+	return found, nil
 }

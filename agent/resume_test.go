@@ -168,3 +168,106 @@ func TestResumeLocked(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// Resume never destroys data. The task wrote /work/a.txt and /work/b.txt,
+// then a second call started (rewriting a.txt, creating part.txt) and the
+// process died before it was recorded as done; while the task was stopped
+// a host program edited b.txt and the temporary /output went away. The
+// resume writes back only the missing /output file, keeps the interrupted
+// call's partial work and the host edit byte for byte, and tells the model
+// which files changed and how.
+func TestResumeKeepsData(t *testing.T) {
+	ctx := context.Background()
+	work := t.TempDir()
+	const first = `open('/work/a.txt', 'w').write('a from step 1')
+open('/work/b.txt', 'w').write('b from step 1')
+open('/output/r.txt', 'w').write('report')`
+	const second = `open('/work/a.txt', 'w').write('a half-rewritten by step 2')
+open('/work/part.txt', 'w').write('partial')`
+	srv := fakellm.New(func(n int, req *fakellm.Request) fakellm.Reply {
+		switch n {
+		case 0:
+			return fakellm.Reply{Calls: []fakellm.Call{{Name: "execute_python", Arguments: py(t, first)}}}
+		case 1:
+			return fakellm.Reply{Calls: []fakellm.Call{{Name: "execute_python", Arguments: py(t, second)}}}
+		default:
+			return fakellm.Reply{Content: "done"}
+		}
+	})
+	defer srv.Close()
+	policy := fsbridge.Policy{Mounts: []fsbridge.Mount{fsbridge.ReadWriteMount(work, "/work")}}
+	mem := agent.NewMemoryStore()
+	cfg := config(srv, newBox(t, policy))
+	cfg.Store, cfg.TaskID = mem, "whole"
+	if _, err := agent.Run(ctx, cfg, "write"); err != nil {
+		t.Fatal(err)
+	}
+	// Keep the steps up to the second call's tool_start: what a kill -9
+	// during that call leaves. Its effects are already on disk.
+	steps, _ := mem.Steps(ctx, "whole")
+	cut := agent.NewMemoryStore()
+	starts := 0
+	for _, s := range steps {
+		s.TaskID = "cut"
+		if err := cut.Append(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Kind == agent.StepToolStart {
+			if starts++; starts == 2 {
+				break
+			}
+		}
+	}
+	if starts != 2 {
+		t.Fatalf("expected two tool calls in %d steps", len(steps))
+	}
+	// The host edit made while the task was stopped.
+	if err := os.WriteFile(filepath.Join(work, "b.txt"), []byte("edited on the host"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var note string
+	srv2 := fakellm.New(func(n int, req *fakellm.Request) fakellm.Reply {
+		for _, m := range req.Messages {
+			if m.Role == "user" && strings.Contains(m.Text, "[pybox]") {
+				note = m.Text
+			}
+		}
+		return fakellm.Reply{Content: "resumed"}
+	})
+	defer srv2.Close()
+	box2 := newBox(t, policy) // a new temporary /output: r.txt is missing there
+	cfg2 := config(srv2, box2)
+	cfg2.Store = cut
+	out, err := agent.Resume(ctx, cfg2, "cut")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"a.txt":    "a half-rewritten by step 2",
+		"b.txt":    "edited on the host",
+		"part.txt": "partial",
+	} {
+		if b, err := os.ReadFile(filepath.Join(work, name)); err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v; want %q (resume must not touch it)", name, b, err, want)
+		}
+	}
+	if len(out.Files) != 1 || out.Files[0].Path != "/output/r.txt" {
+		t.Fatalf("files %+v", out.Files)
+	}
+	if b, err := os.ReadFile(out.Files[0].HostPath); err != nil || string(b) != "report" {
+		t.Errorf("/output/r.txt not written back: %q %v", b, err)
+	}
+	for _, want := range []string{
+		"were missing were written back from the stored steps: /output/r.txt",
+		"differ from what the task last recorded, changed by the interrupted call (execute_python) or outside this task while it was stopped: /work/a.txt, /work/b.txt",
+		"left exactly as they are",
+		"after the last recorded step (by the interrupted call or outside this task), left as they are: /work/part.txt",
+	} {
+		if !strings.Contains(note, want) {
+			t.Errorf("resume note lacks %q:\n%s", want, note)
+		}
+	}
+	if strings.Contains(note, "restored to the state") {
+		t.Errorf("note claims files were reverted: %s", note)
+	}
+}

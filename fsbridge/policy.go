@@ -114,7 +114,7 @@ func ParseMountSpec(spec string) (Mount, error) {
 		if err != nil {
 			// The last part may belong to GUEST only if there were exactly
 			// two colons in a Windows-style HOST; we do not support that.
-			return bad(err.Error())
+			return bad(fmt.Sprintf("unknown mount mode %q", mode))
 		}
 		if upper != "" && md != CopyOnWrite {
 			return bad("only cow takes =UPPER")

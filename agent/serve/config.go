@@ -51,6 +51,14 @@ type Config struct {
 	// a subfolder per workspace the same way.
 	Box tools.Config
 
+	// ToolPrefix, if set, is put before every tool name the clients see
+	// (e.g. "pybox_" gives pybox_read_file), for clients that refuse two
+	// servers offering tools of the same name.
+	ToolPrefix string
+	// StrictSchemas gives the tools schemas valid for OpenAI's strict mode
+	// (every property required, optional ones nullable).
+	StrictSchemas bool
+
 	// Token, if set, is the bearer token every HTTP request except
 	// /healthz and /openapi.json must carry ("Authorization: Bearer ...").
 	// Stdio needs none: whoever starts the process owns it.
@@ -162,6 +170,9 @@ type FileConfig struct {
 	Timeout        Duration          `toml:"timeout"`
 	MaxTimeout     Duration          `toml:"max_timeout"`
 	Memory         fsbridge.ByteSize `toml:"memory"`
+	ResultBudget   fsbridge.ByteSize `toml:"result_budget"`
+	ToolPrefix     string            `toml:"tool_prefix"`
+	StrictSchemas  bool              `toml:"strict_schemas"`
 	MaxSessions    int               `toml:"max_sessions"`
 }
 

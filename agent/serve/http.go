@@ -314,8 +314,9 @@ type ToolResponse struct {
 }
 
 func (s *Server) handleCallTool(w http.ResponseWriter, r *http.Request) {
-	name := r.PathValue("name")
-	if !s.names[name] {
+	name, known := s.names[r.PathValue("name")]
+	if !known {
+		name = r.PathValue("name")
 		names := make([]string, 0, len(s.defs))
 		for _, t := range s.defs {
 			names = append(names, t.Name)

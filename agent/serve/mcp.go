@@ -31,10 +31,17 @@ const instructions = `pybox runs Python 3.11 in a sandbox (CPython on WebAssembl
 // connection a single workspace; over HTTP each MCP session gets its own.
 func (s *Server) newMCPServer(stdio bool) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "pybox", Title: "pybox Python sandbox", Version: s.cfg.Version},
-		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
+		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{
+			// The tool list never changes, and the resource list (the
+			// files in /output) changes with every call without a
+			// notification: clients list it again when they need it. So
+			// neither listChanged is advertised.
+			Tools:     &mcp.ToolCapabilities{},
+			Resources: &mcp.ResourceCapabilities{},
+		}})
 	m := &mcpSessions{s: s, stdio: stdio, ids: map[*mcp.ServerSession]string{}}
 	for _, t := range s.defs {
-		name := t.Name
+		name := s.names[t.Name]
 		srv.AddTool(&mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.Parameters},
 			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return m.callTool(ctx, req, name)

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -238,4 +239,67 @@ func TestMCPBusy(t *testing.T) {
 	if r := <-done; r.IsError {
 		t.Fatalf("first call: %s", text(r))
 	}
+}
+
+// Over stdio, input that ends while calls are running does not drop them:
+// every request is answered before ServeStdio returns (`printf ... | pybox
+// mcp`), and a request the client cancelled gets no response, as the MCP
+// specification asks.
+func TestMCPStdioAnswersThenEnds(t *testing.T) {
+	s := newServer(t, nil)
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"printf","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute_python","arguments":{"code":"print(6*7)"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"execute_python","arguments":{"code":"import time; time.sleep(30)"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"user"}}`,
+	}
+	in := io.NopCloser(strings.NewReader(strings.Join(lines, "\n") + "\n"))
+	var out lockedBuffer
+	if err := s.ServeStdio(context.Background(), in, &out); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[float64]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			ID     *float64        `json:"id"`
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("output line %q: %v", line, err)
+		}
+		if m.ID != nil {
+			ids[*m.ID] = string(m.Result)
+		}
+	}
+	if init, ok := ids[1]; !ok || strings.Contains(init, "listChanged") || !strings.Contains(init, `"resources":{}`) {
+		t.Errorf("initialize not answered, or it advertises list-changed notifications pybox never sends: %s", out.String())
+	}
+	if !strings.Contains(ids[2], "42") {
+		t.Errorf("the call in flight when stdin closed was not answered: %s", out.String())
+	}
+	if r, ok := ids[3]; ok {
+		t.Errorf("the cancelled request got a response: %s", r)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the SDK's concurrent writes,
+// closable like stdout.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) Close() error { return nil }
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

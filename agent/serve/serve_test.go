@@ -607,3 +607,55 @@ func TestDownloadFollowsNoLink(t *testing.T) {
 		t.Errorf("download real.txt: %d %q", st, data)
 	}
 }
+
+// With a tool prefix and strict schemas, clients see prefixed names whose
+// schemas OpenAI's strict mode accepts (every property required, optional
+// ones nullable), and a strict call that sends null and 0 for what it
+// means to leave out runs with the defaults.
+func TestToolPrefixAndStrictSchemas(t *testing.T) {
+	a := newAPI(t, newServer(t, func(c *Config) { c.ToolPrefix, c.StrictSchemas = "pybox_", true }))
+	var fns []tools.OpenAIFunction
+	a.json("GET", "/v1/tools?format=openai", nil, http.StatusOK, &fns)
+	byName := map[string]tools.OpenAIFunction{}
+	for _, f := range fns {
+		byName[f.Function.Name] = f
+	}
+	exec, ok := byName["pybox_execute_python"]
+	if !ok || len(byName) != len(fns) {
+		t.Fatalf("tools %v", fns)
+	}
+	if _, clash := byName["read_file"]; clash {
+		t.Fatal("an unprefixed name is still offered")
+	}
+	if !exec.Function.Strict || !strings.Contains(exec.Function.Description, "pybox_") && strings.Contains(exec.Function.Description, "read_file") {
+		t.Errorf("strict %v, description %q", exec.Function.Strict, exec.Function.Description)
+	}
+	var schema struct {
+		Properties map[string]struct {
+			Type any `json:"type"`
+		} `json:"properties"`
+		Required             []string `json:"required"`
+		AdditionalProperties *bool    `json:"additionalProperties"`
+	}
+	if err := json.Unmarshal(exec.Function.Parameters, &schema); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(schema.Required, ",") != "code,session_id,timeout_s" || schema.AdditionalProperties == nil || *schema.AdditionalProperties {
+		t.Errorf("schema %s", exec.Function.Parameters)
+	}
+	if typ, _ := json.Marshal(schema.Properties["timeout_s"].Type); string(typ) != `["number","null"]` {
+		t.Errorf("timeout_s type %s", typ)
+	}
+	if typ, _ := json.Marshal(schema.Properties["code"].Type); string(typ) != `"string"` {
+		t.Errorf("code type %s", typ)
+	}
+	var res ToolResponse
+	a.json("POST", "/v1/tools/pybox_execute_python", `{"code": "print(6*7)", "session_id": null, "timeout_s": 0}`, http.StatusOK, &res)
+	if res.IsError || !strings.Contains(res.Text(), "42") {
+		t.Fatalf("strict call: %+v", res.Result)
+	}
+	st, _, data := a.do("POST", "/v1/tools/execute_python", `{"code": "1"}`)
+	if st != http.StatusNotFound || !strings.Contains(string(data), "pybox_execute_python") {
+		t.Errorf("unprefixed call: %d %s", st, data)
+	}
+}

@@ -23,8 +23,8 @@ type Server struct {
 	cfg   Config
 	ws    *workspaces
 	gate  *gate
-	defs  []tools.Tool // names, descriptions and schemas (handlers unused)
-	names map[string]bool
+	defs  []tools.Tool      // names, descriptions and schemas as clients see them (handlers unused)
+	names map[string]string // a name clients see -> the Box's tool name
 
 	mcpHTTP *mcp.Server
 	handler http.Handler
@@ -44,20 +44,14 @@ func New(cfg Config) (*Server, error) {
 	if err := cfg.setDefaults(); err != nil {
 		return nil, err
 	}
-	// The tool definitions depend only on the configuration: read them from
-	// a throw-away Box so that every front end shows the same ones.
-	proto := cfg.Box
-	proto.Policy.Output, proto.Policy.Mounts = "", nil
-	box, err := tools.New(proto)
-	if err != nil {
-		return nil, fmt.Errorf("serve: %w", err)
+	// The tool definitions depend only on the configuration, so every
+	// front end shows the same ones.
+	s := &Server{cfg: cfg, names: map[string]string{}}
+	for _, t := range Definitions(cfg) {
+		s.defs = append(s.defs, t)
 	}
-	defs := box.Tools()
-	box.Close()
-
-	s := &Server{cfg: cfg, defs: defs, names: map[string]bool{}}
-	for _, t := range defs {
-		s.names[t.Name] = true
+	for _, t := range tools.Definitions(cfg.Box) {
+		s.names[t.WithPrefix(cfg.ToolPrefix).Name] = t.Name
 	}
 	s.ws = newWorkspaces(&s.cfg)
 	s.gate = newGate(cfg.MaxConcurrent, cfg.MaxQueue, cfg.QueueTimeout)
@@ -65,6 +59,20 @@ func New(cfg Config) (*Server, error) {
 	s.mcpHTTP = s.newMCPServer(false)
 	s.handler = s.routes()
 	return s, nil
+}
+
+// Definitions returns the tools a Server with this configuration exposes
+// (prefixed and strict as configured), for their names, descriptions and
+// schemas; it needs no Engine.
+func Definitions(cfg Config) []tools.Tool {
+	var out []tools.Tool
+	for _, t := range tools.Definitions(cfg.Box) {
+		if cfg.StrictSchemas {
+			t = t.Strict()
+		}
+		out = append(out, t.WithPrefix(cfg.ToolPrefix))
+	}
+	return out
 }
 
 // Tools returns the tool definitions the server exposes.
@@ -196,7 +204,8 @@ func (s *Server) Close() error {
 // up or ctx is done; then it shuts down gracefully (see Shutdown).
 func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 	srv := s.newMCPServer(true)
-	ss, err := srv.Connect(context.Background(), &mcp.IOTransport{Reader: in, Writer: out}, nil)
+	tr := &finishingTransport{Transport: &mcp.IOTransport{Reader: in, Writer: out}}
+	ss, err := srv.Connect(context.Background(), tr, nil)
 	if err != nil {
 		return fmt.Errorf("serve: mcp stdio: %w", err)
 	}
@@ -211,8 +220,12 @@ func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteC
 	case <-ctx.Done():
 	}
 	s.Shutdown()
-	// The last results are written by the SDK after their handlers return.
-	time.Sleep(100 * time.Millisecond)
+	// The last results are written by the SDK after their handlers return:
+	// wait for them (briefly: a client that stopped reading must not hold
+	// the shutdown).
+	wctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	tr.conn.waitIdle(wctx)
+	cancel()
 	ss.Close()
 	return nil
 }

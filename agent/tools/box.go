@@ -49,6 +49,14 @@ type Config struct {
 	// ImageLimit is the largest image (bytes) a result carries inline;
 	// bigger ones are listed as files (default DefaultImageLimit).
 	ImageLimit int64
+	// ResultBudget is how many bytes of program output (stdout, stderr and
+	// the final value together) an execute_python result carries (default
+	// DefaultResultBudget; negative: no budget). Longer output keeps its
+	// head and tail with a marker, and the whole text is saved under
+	// /tmp/pybox-output/ in the sandbox, where read_file can page through
+	// it. Models have finite contexts: a single huge print must not make a
+	// tool result that no request can carry.
+	ResultBudget int
 	// Stdout and Stderr, if set, receive the guest's output live while
 	// execute_python runs (the CLI shows it on the terminal).
 	Stdout, Stderr io.Writer
@@ -68,6 +76,7 @@ type Box struct {
 	sb       *fsbridge.Sandbox
 	sessions *runtime.Sessions
 	tools    []Tool
+	nresults int // execute_python results whose output was cut (names the saved files)
 	byName   map[string]Tool
 	manuals  map[string][]byte
 
@@ -81,18 +90,7 @@ func New(cfg Config) (*Box, error) {
 	if cfg.Engine == nil {
 		return nil, errors.New("tools: Config.Engine is required")
 	}
-	if cfg.Limits.Timeout <= 0 {
-		cfg.Limits.Timeout = DefaultTimeout
-	}
-	if cfg.MaxTimeout <= 0 {
-		cfg.MaxTimeout = DefaultMaxTimeout
-	}
-	if cfg.Limits.Timeout > cfg.MaxTimeout {
-		cfg.MaxTimeout = cfg.Limits.Timeout
-	}
-	if cfg.ImageLimit <= 0 {
-		cfg.ImageLimit = DefaultImageLimit
-	}
+	cfg.setDefaults()
 	b := &Box{cfg: cfg, manuals: manuals(cfg.Engine, cfg.UserPackages)}
 	policy := cfg.Policy
 	if !cfg.NoHelpMount {
@@ -108,6 +106,24 @@ func New(cfg Config) (*Box, error) {
 	sc.Configure = nil
 	sc.Session.FS = sb.FS()
 	b.sessions = cfg.Engine.NewSessions(sc)
+	b.defineTools()
+	return b, nil
+}
+
+// Definitions returns the tools a Box with this configuration offers, for
+// their names, descriptions and schemas only (the handlers must not be
+// called). It needs no Engine and starts nothing, so printing the schemas
+// (pybox tools) or answering an MCP client's tools/list does not wait for
+// the interpreter to compile.
+func Definitions(cfg Config) []Tool {
+	cfg.setDefaults()
+	b := &Box{cfg: cfg, manuals: manuals(nil, "")}
+	b.defineTools()
+	return b.Tools()
+}
+
+// defineTools makes the tool list from the configuration.
+func (b *Box) defineTools() {
 	b.tools = []Tool{
 		b.executeTool(),
 		b.copyTool(),
@@ -121,7 +137,25 @@ func New(cfg Config) (*Box, error) {
 	for _, t := range b.tools {
 		b.byName[t.Name] = t
 	}
-	return b, nil
+}
+
+// setDefaults fills in the zero fields of a Config.
+func (cfg *Config) setDefaults() {
+	if cfg.Limits.Timeout <= 0 {
+		cfg.Limits.Timeout = DefaultTimeout
+	}
+	if cfg.MaxTimeout <= 0 {
+		cfg.MaxTimeout = DefaultMaxTimeout
+	}
+	if cfg.Limits.Timeout > cfg.MaxTimeout {
+		cfg.MaxTimeout = cfg.Limits.Timeout
+	}
+	if cfg.ImageLimit <= 0 {
+		cfg.ImageLimit = DefaultImageLimit
+	}
+	if cfg.ResultBudget == 0 {
+		cfg.ResultBudget = DefaultResultBudget
+	}
 }
 
 // Tools returns every tool, in a stable order.

@@ -62,7 +62,7 @@ func (b *Box) describe(ctx context.Context, raw json.RawMessage) (*Result, error
 		if cfg, format, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
 			fmt.Fprintf(&t, " (%s), %dx%d pixels", format, cfg.Width, cfg.Height)
 		}
-		fmt.Fprintf(&t, ", %s. The image follows.", humanSize(int64(len(data))))
+		fmt.Fprintf(&t, ", %s. %s", humanSize(int64(len(data))), ImageFollows)
 		if a.Question != "" {
 			fmt.Fprintf(&t, "\nQuestion to answer from the image: %s", a.Question)
 		}
@@ -93,3 +93,8 @@ func (b *Box) describe(ctx context.Context, raw json.RawMessage) (*Result, error
 	return &Result{Content: []Content{{Type: ContentText, Text: strings.TrimRight(t.String(), "\n")}},
 		Structured: File{Path: p, Size: int64(len(data)), MIME: mime}}, nil
 }
+
+// ImageFollows ends describe's text when an image follows it. A front end
+// that does not pass images to its model (pybox agent --no-images) replaces
+// it, so the model is not told about an image it never gets.
+const ImageFollows = "The image follows."

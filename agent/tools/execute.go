@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
+
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 
 	"github.com/pybox-dev/pybox/fsbridge"
 	"github.com/pybox-dev/pybox/runtime"
@@ -24,6 +27,9 @@ type ExecResult struct {
 	Stderr   string `json:"stderr"`
 	// Truncated is set when output beyond the operator's limit was dropped.
 	Truncated bool `json:"truncated,omitempty"`
+	// Saved maps "stdout", "stderr" or "value" to the sandbox file that
+	// holds the whole text, for each that was cut to the result budget.
+	Saved map[string]string `json:"saved,omitempty"`
 	// Value is repr() of the final expression's value, if not None.
 	Value string `json:"value,omitempty"`
 	// Error is the uncaught exception, if any.
@@ -103,8 +109,10 @@ func (b *Box) execute(ctx context.Context, raw json.RawMessage) (*Result, error)
 	if a.TimeoutS != nil {
 		t := *a.TimeoutS
 		switch {
-		case math.IsNaN(t) || t <= 0:
-			return errorResult("execute_python: timeout_s must be a positive number of seconds (got %v).", t), nil
+		case t == 0:
+			// Strict-mode callers send every argument; 0 means "not given".
+		case math.IsNaN(t) || t < 0:
+			return errorResult("execute_python: timeout_s must be a positive number of seconds, or 0 for the default (got %v).", t), nil
 		case t > b.cfg.MaxTimeout.Seconds():
 			limits.Timeout = b.cfg.MaxTimeout
 			note = fmt.Sprintf("note: timeout_s %g is above the limit; %g s was used.", t, b.cfg.MaxTimeout.Seconds())
@@ -130,6 +138,12 @@ func (b *Box) execute(ctx context.Context, raw json.RawMessage) (*Result, error)
 	var res *runtime.Result
 	var err error
 	if a.SessionID != "" {
+		if !slices.Contains(b.sessions.IDs(), a.SessionID) {
+			// Clients that open a new MCP session (a new workspace) per
+			// call lose their sessions without knowing why: say so.
+			note = strings.TrimSpace(note + "\n" + fmt.Sprintf("note: session %q is new in this workspace: a fresh interpreter was started, without variables from earlier calls "+
+				"(sessions live in one workspace, i.e. one MCP session or HTTP workspace, until idle or closed).", a.SessionID))
+		}
 		var s *runtime.Session
 		s, err = b.sessions.Get(ctx, a.SessionID)
 		if errors.Is(err, runtime.ErrTooManySessions) {
@@ -209,6 +223,7 @@ func (b *Box) execResult(session string, res *runtime.Result, arts []fsbridge.Ar
 			t.WriteByte('\n')
 		}
 	}
+	b.budgetOutput(er)
 	section("stdout", er.Stdout)
 	section("stderr", er.Stderr)
 	section("value", er.Value)
@@ -228,7 +243,11 @@ func (b *Box) execResult(session string, res *runtime.Result, arts []fsbridge.Ar
 			}
 		}
 	}
-	if len(denials) > 0 {
+	// Refusals explain a failure; when the code succeeded they were
+	// handled by it (a font search, a probe for an optional file) and
+	// listing them would only suggest a problem that is not there. They
+	// stay in the structured result.
+	if len(denials) > 0 && res.Status != runtime.StatusOK {
 		t.WriteString("--- refused by the sandbox ---\n")
 		for _, d := range er.Denials {
 			t.WriteString(d + "\n")
@@ -236,6 +255,74 @@ func (b *Box) execResult(session string, res *runtime.Result, arts []fsbridge.Ar
 	}
 	out.Content = append([]Content{{Type: ContentText, Text: strings.TrimRight(t.String(), "\n")}}, images...)
 	return out
+}
+
+// budgetOutput cuts stdout, stderr and value to the Box's result budget
+// (long ones share what short ones leave) and saves each cut text whole in
+// /tmp/pybox-output/ so the model can read it in pages. If the file cannot
+// be written the marker says so and the text is only cut.
+func (b *Box) budgetOutput(er *ExecResult) {
+	budget := b.cfg.ResultBudget
+	if budget < 0 {
+		return
+	}
+	texts := []*string{&er.Stdout, &er.Stderr, &er.Value}
+	names := []string{"stdout", "stderr", "value"}
+	sizes := make([]int, len(texts))
+	total := 0
+	for i, t := range texts {
+		sizes[i] = len(*t)
+		total += sizes[i]
+	}
+	if total <= budget {
+		return
+	}
+	allow := shareBudget(sizes, budget)
+	b.nresults++
+	for i, t := range texts {
+		if len(*t) <= max(allow[i], minSectionBudget) {
+			continue
+		}
+		p := fmt.Sprintf("%s/call-%d-%s.txt", savedOutputDir, b.nresults, names[i])
+		where := p
+		if err := b.saveText(p, *t); err != nil {
+			where = ""
+		} else {
+			if er.Saved == nil {
+				er.Saved = map[string]string{}
+			}
+			er.Saved[names[i]] = p
+		}
+		*t = CutMiddle(*t, allow[i], where)
+	}
+}
+
+// savedOutputDir is the sandbox folder for whole outputs that a result cut.
+const savedOutputDir = "/tmp/pybox-output"
+
+// saveText writes text to a sandbox file, creating savedOutputDir.
+func (b *Box) saveText(p, text string) error {
+	fsys := b.sb.FS()
+	if errno := fsys.Mkdir(savedOutputDir, 0o755); errno != 0 && errno != experimentalsys.EEXIST {
+		return errno
+	}
+	f, errno := fsys.OpenFile(p, experimentalsys.O_WRONLY|experimentalsys.O_CREAT|experimentalsys.O_TRUNC, 0o644)
+	if errno != 0 {
+		return errno
+	}
+	data := []byte(text)
+	for len(data) > 0 {
+		n, errno := f.Write(data)
+		if errno != 0 {
+			f.Close()
+			return errno
+		}
+		data = data[n:]
+	}
+	if errno := f.Close(); errno != 0 {
+		return errno
+	}
+	return nil
 }
 
 // inlineImage reads an image in /output to carry it in a result, if it is

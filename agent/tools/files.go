@@ -253,15 +253,15 @@ func (b *Box) readFile(ctx context.Context, raw json.RawMessage) (*Result, error
 		return errorResult(`read_file: "path" is required, e.g. {"path": "/output/report.md"}.`), nil
 	}
 	offset, limit := 1, defaultReadLines
-	if a.Offset != nil {
+	if a.Offset != nil && *a.Offset != 0 { // 0: not given (strict-mode callers send every argument)
 		if *a.Offset < 1 {
 			return errorResult("read_file: offset is a 1-based line number; %d is not valid. Use 1 for the start of the file.", *a.Offset), nil
 		}
 		offset = *a.Offset
 	}
-	if a.Limit != nil {
+	if a.Limit != nil && *a.Limit != 0 {
 		if *a.Limit < 1 {
-			return errorResult("read_file: limit must be at least 1 (got %d).", *a.Limit), nil
+			return errorResult("read_file: limit must be at least 1, or 0 for the default (got %d).", *a.Limit), nil
 		}
 		limit = min(*a.Limit, maxReadLines)
 	}

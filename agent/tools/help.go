@@ -31,7 +31,11 @@ func manuals(eng *runtime.Engine, userDir string) map[string][]byte {
 			out[e.Name()] = data
 		}
 	}
-	out["packages.md"] = []byte(packagesManual(eng, userDir))
+	if eng == nil {
+		out["packages.md"] = nil // named for the topic list only (Definitions)
+	} else {
+		out["packages.md"] = []byte(packagesManual(eng, userDir))
+	}
 	return out
 }
 

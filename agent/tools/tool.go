@@ -6,6 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"sort"
 	"strings"
 )
 
@@ -22,6 +26,8 @@ type Tool struct {
 	// model. The error is reserved for pybox failing (the engine closed, a
 	// host I/O error); what the model got wrong is a Result with IsError.
 	Handle func(ctx context.Context, args json.RawMessage) (*Result, error)
+
+	strict bool // Parameters are strict-mode (Strict)
 }
 
 // OpenAIFunction is a Tool in the shape of a Chat Completions "tools" entry:
@@ -36,14 +42,69 @@ type OpenAIFunctionBody struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters"`
+	// Strict asks the server to hold the model to the schema (OpenAI's
+	// structured outputs); set by Tool.Strict's schemas.
+	Strict bool `json:"strict,omitempty"`
 }
 
 // OpenAI returns the tool as a Chat Completions function definition.
 func (t Tool) OpenAI() OpenAIFunction {
 	return OpenAIFunction{Type: "function", Function: OpenAIFunctionBody{
-		Name: t.Name, Description: t.Description, Parameters: t.Parameters,
+		Name: t.Name, Description: t.Description, Parameters: t.Parameters, Strict: t.strict,
 	}}
 }
+
+// Strict returns the tool with a schema valid for OpenAI's strict mode:
+// every property is listed as required, and the optional ones accept null
+// as well as their type. The handlers treat null, and 0 for timeout_s,
+// offset and limit, as "not given", so a strict caller that must send
+// every argument gets the defaults.
+func (t Tool) Strict() Tool {
+	var s struct {
+		Type                 string                     `json:"type"`
+		Properties           map[string]json.RawMessage `json:"properties"`
+		Required             []string                   `json:"required"`
+		AdditionalProperties bool                       `json:"additionalProperties"`
+	}
+	if err := json.Unmarshal(t.Parameters, &s); err != nil {
+		panic("tools: bad schema for " + t.Name + ": " + err.Error())
+	}
+	names := make([]string, 0, len(s.Properties))
+	for name, raw := range s.Properties {
+		names = append(names, name)
+		if slices.Contains(s.Required, name) {
+			continue
+		}
+		var p map[string]any
+		if err := json.Unmarshal(raw, &p); err != nil {
+			panic("tools: bad schema for " + t.Name + ": " + err.Error())
+		}
+		p["type"] = []any{p["type"], "null"}
+		s.Properties[name], _ = json.Marshal(p)
+	}
+	sort.Strings(names)
+	s.Required = names
+	t.Parameters, _ = json.Marshal(s)
+	t.strict = true
+	return t
+}
+
+// WithPrefix returns the tool renamed prefix+Name, with the names of the
+// other tools in its description renamed the same way, for clients that
+// refuse two servers offering a tool of the same name (read_file and
+// write_file are also the official filesystem MCP server's).
+func (t Tool) WithPrefix(prefix string) Tool {
+	if prefix == "" {
+		return t
+	}
+	t.Name = prefix + t.Name
+	t.Description = toolNameRef.ReplaceAllString(t.Description, prefix+"$1")
+	return t
+}
+
+// toolNameRef matches the tool names that descriptions mention and that
+// cannot be mistaken for ordinary words.
+var toolNameRef = regexp.MustCompile(`\b(execute_python|copy_to_sandbox|read_file|write_file)\b`)
 
 // ContentType says what a Content holds.
 type ContentType string
@@ -147,7 +208,49 @@ func decodeArgs(tool string, raw json.RawMessage, v any, example string) *Result
 		return errorResult("%s: the arguments are not a valid JSON object (%v). Send an object like %s.",
 			tool, simplifyJSONError(err), example)
 	}
+	// The schemas say additionalProperties: false. An argument the tool
+	// does not know is most often a misspelt one ("timeout" for
+	// "timeout_s"), and ignoring it silently would run something else than
+	// the model meant.
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) == nil {
+		known := argNames(v)
+		var unknown []string
+		for k := range fields {
+			if !slices.Contains(known, k) {
+				unknown = append(unknown, fmt.Sprintf("%q", k))
+			}
+		}
+		if len(unknown) > 0 {
+			sort.Strings(unknown)
+			what := "argument"
+			if len(unknown) > 1 {
+				what = "arguments"
+			}
+			return errorResult("%s: unknown %s %s. The arguments are: %s; e.g. %s.",
+				tool, what, strings.Join(unknown, ", "), strings.Join(known, ", "), example)
+		}
+	}
 	return nil
+}
+
+// argNames lists the JSON names of the fields of the struct v points to.
+func argNames(v any) []string {
+	t := reflect.TypeOf(v)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var names []string
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // simplifyJSONError turns encoding/json's Go-flavoured messages into ones

@@ -96,7 +96,12 @@ func TestToolCalls(t *testing.T) {
 		{"read numbered", "read_file", `{"path": "/data/data.csv"}`, false, []string{"     1\ta,b\n     2\t1,2\n     3\t3,4\n", "(lines 1-3 of 3, end of file)"}},
 		{"read window", "read_file", `{"path": "/data/data.csv", "offset": 2, "limit": 1}`, false, []string{"     2\t1,2\n(lines 2-2 of 3; call read_file with offset=3 for more)"}},
 		{"read past end", "read_file", `{"path": "/data/data.csv", "offset": 9}`, true, []string{"has 3 lines"}},
-		{"read bad offset", "read_file", `{"path": "/data/data.csv", "offset": 0}`, true, []string{"1-based"}},
+		{"read bad offset", "read_file", `{"path": "/data/data.csv", "offset": -1}`, true, []string{"1-based"}},
+		{"strict zero offset and limit", "read_file", `{"path": "/data/data.csv", "offset": 0, "limit": 0}`, false, []string{"(lines 1-3 of 3, end of file)"}},
+		{"strict nulls", "read_file", `{"path": "/data/data.csv", "offset": null, "limit": null}`, false, []string{"(lines 1-3 of 3, end of file)"}},
+		{"strict zero timeout", "execute_python", `{"code": "print(3)", "session_id": null, "timeout_s": 0}`, false, []string{"--- stdout ---\n3"}},
+		{"unknown argument", "execute_python", `{"code": "print(1)", "timeout": 5}`, true, []string{`execute_python: unknown argument "timeout"`, "code, session_id, timeout_s"}},
+		{"unknown arguments", "read_file", `{"path": "/data/data.csv", "lines": 5, "from": 1}`, true, []string{`unknown arguments "from", "lines"`}},
 		{"read missing", "read_file", `{"path": "/data/none.csv"}`, true, []string{"/data/none.csv does not exist"}},
 		{"read outside", "read_file", `{"path": "/etc/passwd"}`, true, []string{"/etc/passwd", "outside"}},
 		{"read folder", "read_file", `{"path": "/data"}`, true, []string{"is a folder"}},
@@ -141,8 +146,14 @@ func TestWrittenFileVisibleToCode(t *testing.T) {
 
 func TestSessionsKeepStateFreshRunsDoNot(t *testing.T) {
 	b, _ := newBox(t, nil)
-	call(t, b, "execute_python", `{"code": "counter = 41", "session_id": "s1"}`)
-	r := call(t, b, "execute_python", `{"code": "counter + 1", "session_id": "s1"}`)
+	r := call(t, b, "execute_python", `{"code": "counter = 41", "session_id": "s1"}`)
+	if !strings.Contains(r.Text(), `session "s1" is new in this workspace`) {
+		t.Errorf("a new session is not announced:\n%s", r.Text())
+	}
+	r = call(t, b, "execute_python", `{"code": "counter + 1", "session_id": "s1"}`)
+	if strings.Contains(r.Text(), "is new in this workspace") {
+		t.Errorf("a known session is announced as new:\n%s", r.Text())
+	}
 	if er := r.Structured.(*tools.ExecResult); er.Value != "42" || er.SessionID != "s1" {
 		t.Fatalf("session lost its state: %+v", er)
 	}
@@ -274,5 +285,19 @@ func TestOpenAISchemas(t *testing.T) {
 		if !names[want] {
 			t.Errorf("tool %s missing", want)
 		}
+	}
+}
+
+// A refusal the code handled itself is not listed in the text the model
+// reads (it would suggest a problem that is not there), but stays in the
+// structured result.
+func TestHandledDenialIsNotNoise(t *testing.T) {
+	b, _ := newBox(t, nil)
+	r := call(t, b, "execute_python", `{"code": "try:\n    open('/data/x', 'w')\nexcept OSError:\n    print('handled')"}`)
+	if r.IsError || !strings.Contains(r.Text(), "handled") || strings.Contains(r.Text(), "refused by the sandbox") {
+		t.Fatalf("text:\n%s", r.Text())
+	}
+	if er, ok := r.Structured.(*tools.ExecResult); !ok || len(er.Denials) != 1 || !strings.Contains(er.Denials[0], "/data/x") {
+		t.Fatalf("structured denials: %+v", r.Structured)
 	}
 }

@@ -61,9 +61,11 @@ type agentFlags struct {
 	resume, taskID, store  string
 	tools                  string
 	noImages               bool
+	reasoning              string
 	showReasoning          bool
 	timeout, maxTimeout    time.Duration
 	memory, outputLimit    byteSize
+	resultBudget           byteSize
 	cacheDir               string
 	noCache, quiet         bool
 	sandbox                sandboxFlags
@@ -82,11 +84,13 @@ func (f *agentFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.store, "store", "", "where steps are stored: a `folder`, or postgres://... (default $PYBOX_AGENT_STORE, else the user state folder)")
 	fs.StringVar(&f.tools, "tools", "", "comma-separated `names` of the tools to offer (default all)")
 	fs.BoolVar(&f.noImages, "no-images", false, "never send images to the model (for text-only models such as GPT-OSS)")
+	fs.StringVar(&f.reasoning, "reasoning", "auto", "send the model's reasoning of tool-calling turns back to it: `auto` (for gpt-oss models), send or drop")
 	fs.BoolVar(&f.showReasoning, "show-reasoning", false, "show the model's reasoning (if the server sends it) on stderr")
-	fs.DurationVar(&f.timeout, "timeout", 0, "default time limit of each execute_python call (default 60s)")
-	fs.DurationVar(&f.maxTimeout, "max-timeout", 0, "longest timeout_s the model may ask for (default 10m)")
-	fs.Var(&f.memory, "memory", "memory limit of each interpreter (e.g. 1GiB)")
+	durationVar(fs, &f.timeout, "timeout", 0, "default time limit of each execute_python call (default 60s)")
+	durationVar(fs, &f.maxTimeout, "max-timeout", 0, "longest timeout_s the model may ask for (default 10m)")
+	fs.Var((*memoryFlag)(&f.memory), "memory", "memory limit of each interpreter (e.g. 1GiB)")
 	fs.Var(&f.outputLimit, "output-limit", "cap on the output of each call (e.g. 1MiB)")
+	fs.Var(&f.resultBudget, "result-budget", "output of a call sent to the model (head and tail kept, the rest saved in /tmp/pybox-output; default 24KiB)")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "compilation cache directory (default $PYBOX_CACHE_DIR or the user cache dir)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not use the compilation cache")
 	fs.BoolVar(&f.quiet, "q", false, "do not show progress while compiling the runtime")
@@ -105,10 +109,12 @@ type agentMeta struct {
 	Tools         string        `json:"tools,omitempty"`
 	MaxTurns      int           `json:"max_turns,omitempty"`
 	NoImages      bool          `json:"no_images,omitempty"`
+	Reasoning     string        `json:"reasoning,omitempty"`
 	Timeout       time.Duration `json:"timeout,omitempty"`
 	MaxTimeout    time.Duration `json:"max_timeout,omitempty"`
 	Memory        int64         `json:"memory,omitempty"`
 	OutputLimit   int64         `json:"output_limit,omitempty"`
+	ResultBudget  int64         `json:"result_budget,omitempty"`
 }
 
 func cmdAgent(ctx context.Context, args []string) int {
@@ -116,15 +122,8 @@ func cmdAgent(ctx context.Context, args []string) int {
 	set := map[string]bool{}
 	fs := flag.NewFlagSet("agent", flag.ContinueOnError)
 	f.register(fs)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), agentHelp)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlagSet(fs, "agent", agentHelp, args); !ok {
+		return code
 	}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	task := strings.TrimSpace(strings.Join(fs.Args(), " "))
@@ -187,6 +186,17 @@ func cmdAgent(ctx context.Context, args []string) int {
 		Store:    store,
 		TaskID:   f.taskID,
 		NoImages: f.noImages || (file.Images != nil && !*file.Images),
+	}
+	switch f.reasoning {
+	case "auto", "":
+	case "send", "drop":
+		cfg.Reasoning = agent.ReasoningMode(f.reasoning)
+	default:
+		return fail(2, "--reasoning %q: use auto, send or drop", f.reasoning)
+	}
+	if cfg.BaseURL == "" && cfg.APIKey == "" {
+		return fail(2, "no model endpoint: pass --base-url (e.g. http://localhost:8000/v1 for vLLM) or set OPENAI_BASE_URL; "+
+			"for OpenAI's own API set OPENAI_API_KEY")
 	}
 	if f.resume != "" {
 		cfg.Model = f.model // a resumed task keeps its model unless --model says otherwise
@@ -264,7 +274,7 @@ func cmdAgent(ctx context.Context, args []string) int {
 		return fail(125, "%v", err)
 	}
 	defer eng.Close(context.Background())
-	tcfg := tools.Config{Engine: eng, Policy: policy, Limits: limits, MaxTimeout: maxTimeout}
+	tcfg := tools.Config{Engine: eng, Policy: policy, Limits: limits, MaxTimeout: maxTimeout, ResultBudget: int(f.resultBudget)}
 	if dir, err := packages.UserDir(); err == nil {
 		tcfg.UserPackages = dir
 	}
@@ -288,8 +298,8 @@ func cmdAgent(ctx context.Context, args []string) int {
 	meta = agentMeta{
 		Cwd: cwd, AgentConfig: absPath(f.agentConfig), SandboxConfig: absPath(f.sandbox.config),
 		Mounts: absMounts(f.sandbox.mounts), Output: policy.Output, BaseURL: cfg.BaseURL, Tools: f.tools,
-		MaxTurns: f.maxTurns, NoImages: f.noImages, Timeout: f.timeout, MaxTimeout: f.maxTimeout,
-		Memory: int64(f.memory), OutputLimit: int64(f.outputLimit),
+		MaxTurns: f.maxTurns, NoImages: f.noImages, Reasoning: f.reasoning, Timeout: f.timeout, MaxTimeout: f.maxTimeout,
+		Memory: int64(f.memory), OutputLimit: int64(f.outputLimit), ResultBudget: int64(f.resultBudget),
 	}
 	if cfg.Meta, err = json.Marshal(meta); err != nil {
 		return fail(125, "%v", err)
@@ -370,6 +380,9 @@ func (f *agentFlags) fillFrom(m agentMeta, set map[string]bool) {
 	if !set["no-images"] {
 		f.noImages = m.NoImages
 	}
+	if !set["reasoning"] && m.Reasoning != "" {
+		f.reasoning = m.Reasoning
+	}
 	if !set["timeout"] {
 		f.timeout = m.Timeout
 	}
@@ -381,6 +394,9 @@ func (f *agentFlags) fillFrom(m agentMeta, set map[string]bool) {
 	}
 	if !set["output-limit"] {
 		f.outputLimit = byteSize(m.OutputLimit)
+	}
+	if !set["result-budget"] {
+		f.resultBudget = byteSize(m.ResultBudget)
 	}
 }
 

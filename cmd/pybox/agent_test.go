@@ -244,3 +244,30 @@ func postgresURL(t *testing.T) string {
 	}
 	return u
 }
+
+// With no base URL and no API key, pybox agent does not silently target
+// OpenAI's public endpoint: it says what to set. A bad --reasoning is
+// refused the same way.
+func TestCLIAgentNeedsEndpoint(t *testing.T) {
+	srv := fakellm.New(func(int, *fakellm.Request) fakellm.Reply { return fakellm.Reply{Content: "x"} })
+	defer srv.Close()
+	cmd := agentCmd(t, srv, "", "--yes", "task")
+	var env []string
+	for _, kv := range cmd.Env {
+		if !strings.HasPrefix(kv, "OPENAI_") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = env
+	res := runAgent(t, cmd)
+	if res.code != 2 || !strings.Contains(res.stderr, "no model endpoint") || !strings.Contains(res.stderr, "--base-url") {
+		t.Fatalf("exit %d, stderr %q", res.code, res.stderr)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests", n)
+	}
+	res = runAgent(t, agentCmd(t, srv, "", "--yes", "--reasoning", "maybe", "task"))
+	if res.code != 2 || !strings.Contains(res.stderr, "use auto, send or drop") {
+		t.Fatalf("exit %d, stderr %q", res.code, res.stderr)
+	}
+}

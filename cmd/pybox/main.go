@@ -55,6 +55,10 @@ func mainWithCode(args []string) int {
 	case "version", "--version":
 		return cmdVersion(args[1:])
 	case "help", "-h", "--help":
+		if len(args) > 1 && args[0] == "help" && args[1] != "help" {
+			// "pybox help run" is "pybox run -h".
+			return mainWithCode([]string{args[1], "-h"})
+		}
 		usage()
 		return 0
 	}
@@ -77,8 +81,8 @@ Usage:
   pybox mcp [flags]                       MCP over stdio (for clients that start pybox)
   pybox tools [--format openai|mcp|json]  print the tools' JSON schemas
   pybox agent [flags] "task"              a model solves the task with Python (pybox agent -h)
-  pybox version                           show versions
+  pybox version [-v]                      show versions (-v: the bundle's manifest)
 
-Run "pybox run -h" for the flags of run.
+Run "pybox COMMAND -h" (or "pybox help COMMAND") for a command's flags.
 `)
 }

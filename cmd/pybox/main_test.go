@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -167,5 +168,73 @@ func TestReplContinues(t *testing.T) {
 		if got := continues(line); got != want {
 			t.Errorf("continues(%q) = %v, want %v", line, got, want)
 		}
+	}
+}
+
+// Flag mistakes get one clear line that says what to write, exit status 2,
+// no Go panic and no wall of flags; nothing runs.
+func TestCLIFlagMistakes(t *testing.T) {
+	out := t.TempDir()
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--memory", "256", "-c", "print(1)"}, "256 is too small: the interpreter needs at least 32MiB"},
+		{[]string{"run", "--memory", "1MiB", "-c", "print(1)"}, "1MiB is too small"},
+		{[]string{"run", "--memory", "5000GiB", "-c", "print(1)"}, "at most 4GiB"},
+		{[]string{"run", "--timeout", "2", "-c", "print(1)"}, `"2" has no unit: write 2s`},
+		{[]string{"run", "--timeout", "-1s", "-c", "print(1)"}, "-1s is negative"},
+		{[]string{"serve", "--max-timeout", "10", "--addr", "127.0.0.1:0"}, `"10" has no unit: write 10s`},
+		{[]string{"agent", "--memory", "16MiB", "task"}, "16MiB is too small"},
+		{[]string{"run", "--mount", out + ":/x:bogus", "-c", "1"}, `unknown mount mode "bogus" (want HOST:GUEST:MODE`},
+		{[]string{"run", "--mount", out + ":/output:ro", "-c", "1"}, "/output is the sandbox's output folder and is always writable; choose its host folder with --output"},
+		{[]string{"repl", "-c", "print(1)"}, "pybox repl: it takes no code or script"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := pybox(t, "", tc.args...)
+			if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+				t.Fatalf("exit %d, stderr:\n%s\nwant %q", r.code, r.stderr, tc.want)
+			}
+			if strings.Contains(r.stderr, "goroutine") || strings.Count(r.stderr, "(want") > 1 || strings.Contains(r.stderr, "-output-limit") {
+				t.Errorf("noisy error:\n%s", r.stderr)
+			}
+		})
+	}
+	// --mount DIR:/output:rw means --output DIR.
+	r := pybox(t, "", "run", "-q", "--mount", out+":/output:rw", "-c", "open('/output/a.txt', 'w').write('x')")
+	if b, err := os.ReadFile(filepath.Join(out, "a.txt")); r.code != 0 || err != nil || string(b) != "x" {
+		t.Fatalf("--mount DIR:/output:rw: exit %d %s; file %q %v", r.code, r.stderr, b, err)
+	}
+	// pybox help run is pybox run -h.
+	if r := pybox(t, "", "help", "run"); r.code != 0 || !strings.Contains(r.stderr+r.stdout, "Usage: pybox run") {
+		t.Errorf("help run: %d %s", r.code, r.stderr)
+	}
+}
+
+// pybox tools prints static schemas: it compiles and extracts nothing (the
+// cache folder stays empty), and --strict gives strict-mode schemas.
+func TestCLIToolsStartsNothing(t *testing.T) {
+	cache := t.TempDir()
+	r := pyboxEnv(t, []string{"PYBOX_CACHE_DIR=" + cache}, "", "tools", "--format", "openai", "--strict", "--tool-prefix", "pybox_")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var fns []struct {
+		Function struct {
+			Name   string `json:"name"`
+			Strict bool   `json:"strict"`
+		} `json:"function"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &fns); err != nil || len(fns) != 7 {
+		t.Fatalf("%v: %s", err, r.stdout)
+	}
+	for _, f := range fns {
+		if !f.Function.Strict || !strings.HasPrefix(f.Function.Name, "pybox_") {
+			t.Errorf("tool %+v", f.Function)
+		}
+	}
+	if ents, _ := os.ReadDir(cache); len(ents) != 0 {
+		t.Errorf("pybox tools wrote to the cache: %v", ents)
 	}
 }

@@ -25,8 +25,13 @@ Flags:
 
 func cmdRepl(ctx context.Context, args []string) int {
 	var f runFlags
-	if _, code, ok := parseFlags("repl", replHelp, f.register, args); !ok {
+	rest, code, ok := parseFlags("repl", replHelp, f.register, args)
+	if !ok {
 		return code
+	}
+	if f.code != "" || len(rest) > 0 {
+		fmt.Fprintln(os.Stderr, "pybox repl: it takes no code or script (type at the prompt); to run code once use pybox run -c CODE or pybox run script.py")
+		return 2
 	}
 	sb, eng, cleanup, code, ok := f.start(ctx, "repl")
 	if !ok {

@@ -30,12 +30,12 @@ type runFlags struct {
 
 func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.code, "c", "", "run this `code` instead of a file")
-	fs.DurationVar(&f.timeout, "timeout", 0, "stop the code after this wall time (e.g. 2s, 1m); 0 means no limit")
+	durationVar(fs, &f.timeout, "timeout", 0, "stop the code after this wall time (e.g. 2s, 1m); 0 means no limit")
 	f.memory = runtime.DefaultMemoryLimit
-	fs.Var(&f.memory, "memory", "memory limit for the interpreter (e.g. 256MiB, 1GiB); allocating more raises MemoryError")
+	fs.Var((*memoryFlag)(&f.memory), "memory", "memory limit for the interpreter (e.g. 256MiB, 1GiB); allocating more raises MemoryError")
 	f.output = runtime.DefaultOutputLimit
 	fs.Var(&f.output, "output-limit", "cap on stdout+stderr (e.g. 1MiB); output past it is dropped with a marker")
-	fs.DurationVar(&f.killAfter, "kill-after", runtime.DefaultKillAfter, "after a timeout, how long the code may take to stop on KeyboardInterrupt before it is killed")
+	durationVar(fs, &f.killAfter, "kill-after", runtime.DefaultKillAfter, "after a timeout, how long the code may take to stop on KeyboardInterrupt before it is killed")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "compilation cache directory (default $PYBOX_CACHE_DIR or the user cache dir)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not use the compilation cache")
 	fs.BoolVar(&f.quiet, "q", false, "do not show progress while compiling the runtime")
@@ -134,15 +134,8 @@ func buildRequest(f *runFlags, rest []string) (runtime.Request, error) {
 func parseFlags(name, help string, register func(*flag.FlagSet), args []string) (rest []string, code int, ok bool) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	register(fs)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), help)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, 0, false
-		}
-		return nil, 2, false
+	if code, ok := parseFlagSet(fs, name, help, args); !ok {
+		return nil, code, false
 	}
 	return fs.Args(), 0, true
 }

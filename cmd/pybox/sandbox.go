@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path"
 	"strings"
 
 	"github.com/pybox-dev/pybox/fsbridge"
@@ -42,6 +43,18 @@ func (f *sandboxFlags) policy() (fsbridge.Policy, error) {
 		m, err := fsbridge.ParseMountSpec(spec)
 		if err != nil {
 			return p, err
+		}
+		if path.Clean(m.Guest) == "/output" {
+			// /output is the sandbox's own output folder, not a mount;
+			// "--mount DIR:/output:rw" can only mean --output DIR.
+			if m.Mode != fsbridge.ReadWrite || m.Upper != "" {
+				return p, fmt.Errorf("mount %q: /output is the sandbox's output folder and is always writable; choose its host folder with --output %s", spec, m.Host)
+			}
+			if f.output != "" && f.output != m.Host {
+				return p, fmt.Errorf("mount %q: /output is already --output %s; give one of the two", spec, f.output)
+			}
+			f.output = m.Host
+			continue
 		}
 		p.Mounts = append(p.Mounts, m)
 	}
@@ -111,15 +124,8 @@ func cmdCp(args []string) int {
 	fs := flag.NewFlagSet("cp", flag.ContinueOnError)
 	var sf sandboxFlags
 	sf.register(fs)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), cpHelp)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlagSet(fs, "cp", cpHelp, args); !ok {
+		return code
 	}
 	if fs.NArg() != 2 {
 		fmt.Fprintln(os.Stderr, "pybox cp: need HOST_SOURCE and GUEST_DEST")

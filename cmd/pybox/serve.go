@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -29,6 +28,9 @@ type serveFlags struct {
 	maxTimeout    time.Duration
 	memory        byteSize
 	output        byteSize
+	resultBudget  byteSize
+	toolPrefix    string
+	strict        bool
 	killAfter     time.Duration
 	maxSessions   int
 	idleTimeout   time.Duration
@@ -55,19 +57,23 @@ func (f *serveFlags) register(fs *flag.FlagSet, http bool) {
 		fs.Var(&f.maxRequest, "max-request-size", "largest request body (e.g. 16MiB); bigger ones get 413")
 		fs.IntVar(&f.warmPool, "warm-pool", 2, "fresh interpreters kept booted ahead (each costs ~25 MB while waiting)")
 	}
-	fs.DurationVar(&f.timeout, "timeout", tools.DefaultTimeout, "execute_python's time limit when the model names none")
-	fs.DurationVar(&f.maxTimeout, "max-timeout", tools.DefaultMaxTimeout, "the longest timeout_s a model may ask for")
+	durationVar(fs, &f.timeout, "timeout", tools.DefaultTimeout, "execute_python's time limit when the model names none")
+	durationVar(fs, &f.maxTimeout, "max-timeout", tools.DefaultMaxTimeout, "the longest timeout_s a model may ask for")
 	f.memory = runtime.DefaultMemoryLimit
-	fs.Var(&f.memory, "memory", "memory limit per interpreter (e.g. 512MiB)")
+	fs.Var((*memoryFlag)(&f.memory), "memory", "memory limit per interpreter (e.g. 512MiB)")
 	f.output = runtime.DefaultOutputLimit
 	fs.Var(&f.output, "output-limit", "cap on stdout+stderr per call (e.g. 1MiB)")
-	fs.DurationVar(&f.killAfter, "kill-after", runtime.DefaultKillAfter, "how long interrupted code may take to stop before it is killed")
+	f.resultBudget = tools.DefaultResultBudget
+	fs.Var(&f.resultBudget, "result-budget", "output of a call put in its result (head and tail kept, the rest saved in /tmp/pybox-output)")
+	fs.StringVar(&f.toolPrefix, "tool-prefix", "", "put this `prefix` before every tool name (e.g. pybox_), for clients that refuse two servers with a tool of the same name")
+	fs.BoolVar(&f.strict, "strict-schemas", false, "tool schemas valid for OpenAI strict mode (every property required, optional ones nullable)")
+	durationVar(fs, &f.killAfter, "kill-after", runtime.DefaultKillAfter, "how long interrupted code may take to stop before it is killed")
 	fs.IntVar(&f.maxSessions, "max-sessions", 16, "interpreter sessions (session_id) per workspace")
-	fs.DurationVar(&f.idleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "close workspaces and sessions unused for this long")
+	durationVar(fs, &f.idleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "close workspaces and sessions unused for this long")
 	fs.IntVar(&f.maxConcurrent, "max-concurrent", serve.DefaultMaxConcurrent(), "tool calls run at once; more wait in the queue")
 	fs.IntVar(&f.queue, "queue", serve.DefaultQueue, "tool calls that may wait for a slot; past it calls are refused as busy")
-	fs.DurationVar(&f.queueTimeout, "queue-timeout", serve.DefaultQueueTimeout, "how long a call may wait for a slot before it is refused as busy")
-	fs.DurationVar(&f.grace, "grace", serve.DefaultGrace, "on SIGINT/SIGTERM, how long running code may finish before it is interrupted")
+	durationVar(fs, &f.queueTimeout, "queue-timeout", serve.DefaultQueueTimeout, "how long a call may wait for a slot before it is refused as busy")
+	durationVar(fs, &f.grace, "grace", serve.DefaultGrace, "on SIGINT/SIGTERM, how long running code may finish before it is interrupted")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "compilation cache directory (default $PYBOX_CACHE_DIR or the user cache dir)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not use the compilation cache")
 	fs.BoolVar(&f.quiet, "q", false, "log only warnings and errors")
@@ -120,6 +126,11 @@ func (f *serveFlags) applyFile(set map[string]bool) error {
 	dur("timeout", &f.timeout, c.Timeout)
 	dur("max-timeout", &f.maxTimeout, c.MaxTimeout)
 	size("memory", &f.memory, int64(c.Memory))
+	size("result-budget", &f.resultBudget, int64(c.ResultBudget))
+	str("tool-prefix", &f.toolPrefix, c.ToolPrefix)
+	if c.StrictSchemas && !set["strict-schemas"] {
+		f.strict = true
+	}
 	num("max-sessions", &f.maxSessions, c.MaxSessions)
 	return nil
 }
@@ -158,15 +169,8 @@ func readToken(file string) (string, error) {
 func (f *serveFlags) parse(name, help string, args []string, http bool) (code int, ok bool) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	f.register(fs, http)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), help)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0, false
-		}
-		return 2, false
+	if code, ok := parseFlagSet(fs, name, help, args); !ok {
+		return code, false
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "pybox %s: unexpected arguments %q\n", name, fs.Args())
@@ -212,7 +216,10 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 			MaxTimeout:   f.maxTimeout,
 			Sessions:     runtime.SessionsConfig{Max: f.maxSessions, IdleTimeout: f.idleTimeout, Session: runtime.SessionConfig{Memory: int64(f.memory)}},
 			UserPackages: userDir,
+			ResultBudget: int(f.resultBudget),
 		},
+		ToolPrefix:      f.toolPrefix,
+		StrictSchemas:   f.strict,
 		Token:           f.token,
 		MaxConcurrent:   f.maxConcurrent,
 		MaxQueue:        f.queue,
@@ -350,15 +357,9 @@ func cmdTools(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("tools", flag.ContinueOnError)
 	fs.StringVar(&format, "format", "openai", "output `format`: openai, mcp or json")
 	f.register(fs, false)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), toolsHelp)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	fs.BoolVar(&f.strict, "strict", false, "same as --strict-schemas")
+	if code, ok := parseFlagSet(fs, "tools", toolsHelp, args); !ok {
+		return code
 	}
 	if format != "openai" && format != "mcp" && format != "json" {
 		fmt.Fprintf(os.Stderr, "pybox tools: unknown format %q: use openai, mcp or json\n", format)
@@ -370,15 +371,15 @@ func cmdTools(ctx context.Context, args []string) int {
 		fmt.Fprintf(os.Stderr, "pybox tools: %v\n", err)
 		return 2
 	}
-	f.quiet = true
-	s, cleanup, err := f.server(ctx, "tools", f.logger())
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "pybox tools: %v\n", err)
-		return runtime.ExitCodeInternal
-	}
-	defer cleanup()
+	// The schemas depend on the settings only: nothing is compiled or
+	// started to print them.
+	defs := serve.Definitions(serve.Config{
+		Box:           tools.Config{Limits: runtime.Limits{Timeout: f.timeout}, MaxTimeout: f.maxTimeout, ResultBudget: int(f.resultBudget)},
+		ToolPrefix:    f.toolPrefix,
+		StrictSchemas: f.strict,
+	})
 	var out []any
-	for _, t := range s.Tools() {
+	for _, t := range defs {
 		switch format {
 		case "openai":
 			out = append(out, t.OpenAI())

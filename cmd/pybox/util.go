@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -105,4 +108,100 @@ func cmdVersion(args []string) int {
 		}
 	}
 	return 0
+}
+
+// durationFlag is a flag.Value for durations that refuses negative values
+// and says what to write when the unit is missing ("--timeout 2").
+type durationFlag time.Duration
+
+// durationVar defines a durationFlag with a default value.
+func durationVar(fs *flag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
+	*p = value
+	fs.Var((*durationFlag)(p), name, usage)
+}
+
+func (d *durationFlag) Set(s string) error {
+	v, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		if _, nerr := strconv.ParseFloat(strings.TrimSpace(s), 64); nerr == nil {
+			return fmt.Errorf("%q has no unit: write %ss for seconds (or e.g. 500ms, 2m)", s, strings.TrimSpace(s))
+		}
+		return fmt.Errorf("invalid duration %q: use e.g. 30s, 2m, 1h", s)
+	}
+	if v < 0 {
+		return fmt.Errorf("%s is negative: give a duration such as 30s, or 0 for none", s)
+	}
+	*d = durationFlag(v)
+	return nil
+}
+
+func (d *durationFlag) String() string {
+	if d == nil {
+		return "0s"
+	}
+	return time.Duration(*d).String()
+}
+
+// Bounds of --memory: below minMemory the interpreter cannot start (its
+// initial memory is 16 MiB, and it needs room to boot); above maxMemory a
+// 32-bit guest could not use it.
+const (
+	minMemory = 32 << 20
+	maxMemory = 4 << 30
+)
+
+// memoryFlag is a byteSize flag for the interpreter's memory limit, within
+// minMemory and maxMemory; a bare number is taken as bytes and refused
+// when too small, with the unit to use.
+type memoryFlag byteSize
+
+func (m *memoryFlag) Set(s string) error {
+	var b byteSize
+	if err := b.Set(s); err != nil {
+		return err
+	}
+	switch {
+	case b == 0:
+		// 0: the default
+	case b < minMemory:
+		return fmt.Errorf("%s is too small: the interpreter needs at least 32MiB (e.g. 256MiB; a bare number is bytes)", s)
+	case b > maxMemory:
+		return fmt.Errorf("%s is more than the interpreter can address: at most 4GiB (it is a 32-bit WebAssembly guest)", s)
+	}
+	*m = memoryFlag(b)
+	return nil
+}
+
+func (m *memoryFlag) String() string { return (*byteSize)(m).String() }
+
+// parseFlagSet parses a command's flags. A mistake prints the flag
+// package's one-line error and a pointer to -h (not the whole flag list,
+// which buried the error); -h prints help and the flags. When ok is false
+// the command is over with exit status code (0 for -h, 2 for a mistake).
+func parseFlagSet(fs *flag.FlagSet, name, help string, args []string) (code int, ok bool) {
+	wantHelp := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		switch a {
+		case "-h", "-help", "--help", "--h":
+			wantHelp = true
+		}
+	}
+	fs.Usage = func() {
+		if wantHelp {
+			fmt.Fprint(fs.Output(), help)
+			fs.PrintDefaults()
+			return
+		}
+		fmt.Fprintf(fs.Output(), "Run 'pybox %s -h' for its flags.\n", name)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false
+	}
+	return 0, true
 }

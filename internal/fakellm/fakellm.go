@@ -45,6 +45,10 @@ type Reply struct {
 	Calls     []Call
 	// Status, if not 0 or 200, fails the request with this HTTP status.
 	Status int
+	// ErrorBody, with Status, is the failed request's JSON body verbatim
+	// (default: an OpenAI-shaped {"error": {...}}). vLLM, for one, sends
+	// {"object": "error", "message": ...} without the "error" wrapper.
+	ErrorBody string
 	// Block holds the request open, without answering, until the client
 	// goes away; Blocked is closed first (if set) to tell the test.
 	Block   bool
@@ -58,6 +62,9 @@ type Message struct {
 	Images     []string // image_url URLs
 	ToolCallID string
 	Calls      []Call
+	// Reasoning is an assistant message's "reasoning" field, which vLLM
+	// reads back for gpt-oss (the harmony analysis channel).
+	Reasoning string
 }
 
 // Request is one request the server received.
@@ -104,6 +111,7 @@ type wireRequest struct {
 		Role       string          `json:"role"`
 		Content    json.RawMessage `json:"content"`
 		ToolCallID string          `json:"tool_call_id"`
+		Reasoning  string          `json:"reasoning"`
 		ToolCalls  []struct {
 			ID       string `json:"id"`
 			Function struct {
@@ -129,7 +137,7 @@ func parse(body []byte) (*Request, error) {
 		req.Tools = append(req.Tools, t.Function.Name)
 	}
 	for _, m := range w.Messages {
-		msg := Message{Role: m.Role, ToolCallID: m.ToolCallID}
+		msg := Message{Role: m.Role, ToolCallID: m.ToolCallID, Reasoning: m.Reasoning}
 		var s string
 		if json.Unmarshal(m.Content, &s) == nil {
 			msg.Text = s
@@ -187,6 +195,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if rep.Status != 0 && rep.Status != http.StatusOK {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(rep.Status)
+		if rep.ErrorBody != "" {
+			io.WriteString(w, rep.ErrorBody)
+			return
+		}
 		fmt.Fprintf(w, `{"error":{"message":"scripted failure","type":"server_error","code":%d}}`, rep.Status)
 		return
 	}
