@@ -67,6 +67,13 @@ func (b *rootBackend) open(name string, flag int, perm fs.FileMode) (afero.File,
 	if fi, err := b.root.Stat(name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
 		return nil, errSpecial
 	}
+	// WASI has no file modes: wazero asks for 0600 (folders 0700) whatever
+	// the guest wanted. Files the guest creates in host folders are meant
+	// for people and programs on the host, so they get the usual modes:
+	// 0666 and 0777 less the process umask, which the kernel applies.
+	if flag&os.O_CREATE != 0 {
+		perm = hostFileMode
+	}
 	f, err := b.root.OpenFile(name, flag, perm)
 	if err != nil {
 		return nil, err
@@ -83,9 +90,16 @@ func (b *rootBackend) open(name string, flag int, perm fs.FileMode) (afero.File,
 
 func (b *rootBackend) stat(name string) (fs.FileInfo, error)  { return b.root.Stat(name) }
 func (b *rootBackend) lstat(name string) (fs.FileInfo, error) { return b.root.Lstat(name) }
-func (b *rootBackend) mkdir(name string, perm fs.FileMode) error {
-	return b.root.Mkdir(name, perm)
+func (b *rootBackend) mkdir(name string, _ fs.FileMode) error {
+	return b.root.Mkdir(name, hostDirMode)
 }
+
+// The modes of files and folders the guest creates in host folders, before
+// the umask (see rootBackend.open).
+const (
+	hostFileMode fs.FileMode = 0o666
+	hostDirMode  fs.FileMode = 0o777
+)
 func (b *rootBackend) remove(name string) error            { return b.root.Remove(name) }
 func (b *rootBackend) rename(from, to string) error        { return b.root.Rename(from, to) }
 func (b *rootBackend) chmod(n string, m fs.FileMode) error { return b.root.Chmod(n, m) }

@@ -3,8 +3,11 @@ package fsbridge_test
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/pybox-dev/pybox/fsbridge"
@@ -176,5 +179,43 @@ func TestTmpIsolatedBetweenSandboxes(t *testing.T) {
 	pyOK(t, a, "open('/tmp/secret.txt', 'w').write('a')\nopen('/output/o.txt', 'w').write('a')")
 	if out := pyOK(t, b, "import os\nprint(os.listdir('/tmp'), os.listdir('/output'))"); out != "[] []\n" {
 		t.Fatalf("another sandbox's files are visible: %s", out)
+	}
+}
+
+// Files and folders the guest creates in host folders get the usual modes
+// (0666 and 0777 less the umask), not WASI's fixed 0600/0700 that left
+// /output files unreadable to anyone else on the host.
+func TestCreatedModesFollowUmask(t *testing.T) {
+	w := newWorld(t)
+	sb := newSandbox(t, w.policy())
+	pyOK(t, sb, `import os
+for d in ('/work', '/output'):
+    open(d + '/made.txt', 'w').write('x')
+    os.mkdir(d + '/made.d')`)
+	// The process umask, read without changing it (Linux).
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc/self/status to read the umask from")
+	}
+	var umask uint32
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "Umask:"); ok {
+			u, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32)
+			if err != nil {
+				t.Fatal(err)
+			}
+			umask = uint32(u)
+		}
+	}
+	for _, dir := range []string{w.work, w.out} {
+		for name, want := range map[string]fs.FileMode{"made.txt": 0o666 &^ fs.FileMode(umask), "made.d": 0o777 &^ fs.FileMode(umask)} {
+			st, err := os.Stat(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Mode().Perm() != want {
+				t.Errorf("%s/%s: mode %v, want %v", dir, name, st.Mode().Perm(), want)
+			}
+		}
 	}
 }
