@@ -100,6 +100,7 @@ const (
 	hostFileMode fs.FileMode = 0o666
 	hostDirMode  fs.FileMode = 0o777
 )
+
 func (b *rootBackend) remove(name string) error            { return b.root.Remove(name) }
 func (b *rootBackend) rename(from, to string) error        { return b.root.Rename(from, to) }
 func (b *rootBackend) chmod(n string, m fs.FileMode) error { return b.root.Chmod(n, m) }
