@@ -73,7 +73,7 @@ func (m *mcpSessions) workspace(ss *mcp.ServerSession) (*workspace, error) {
 	if !ok {
 		switch {
 		case m.stdio:
-			id = "stdio"
+			id = stdioWorkspace
 		case ss.ID() != "" && workspaceIDPattern.MatchString(ss.ID()):
 			id = ss.ID()
 		default:

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/png"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -657,5 +659,41 @@ func TestToolPrefixAndStrictSchemas(t *testing.T) {
 	st, _, data := a.do("POST", "/v1/tools/execute_python", `{"code": "1"}`)
 	if st != http.StatusNotFound || !strings.Contains(string(data), "pybox_execute_python") {
 		t.Errorf("unprefixed call: %d %s", st, data)
+	}
+}
+
+// With an operator output folder, each HTTP workspace writes into its own
+// subfolder, removed at close when the code left nothing there; the stdio
+// workspace (the one client of pybox mcp) writes into the folder itself,
+// as pybox run and pybox agent do.
+func TestOutputFolderLayout(t *testing.T) {
+	out := t.TempDir()
+	s := newServer(t, func(c *Config) { c.Box.Policy.Output = out })
+	a := newAPI(t, s)
+	a.json("POST", "/v1/execute", map[string]any{"code": "open('/output/r.txt', 'w').write('x')", "workspace": "kept"}, http.StatusOK, nil)
+	a.json("POST", "/v1/execute", map[string]any{"code": "1", "workspace": "empty"}, http.StatusOK, nil)
+	for _, id := range []string{"kept", "empty"} {
+		a.json("DELETE", "/v1/workspaces/"+id, nil, http.StatusNoContent, nil)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "kept", "r.txt")); err != nil || string(b) != "x" {
+		t.Errorf("kept/r.txt: %q %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "empty")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("an empty workspace folder was left behind: %v", err)
+	}
+	lines := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute_python","arguments":{"code":"open('/output/stdio.txt', 'w').write('y')"}}}`,
+	}, "\n") + "\n"
+	var sink lockedBuffer
+	if err := s.ServeStdio(context.Background(), io.NopCloser(strings.NewReader(lines)), &sink); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "stdio.txt")); err != nil || string(b) != "y" {
+		t.Errorf("stdio output not in the folder itself: %q %v (%s)", b, err, sink.String())
+	}
+	if _, err := os.Stat(filepath.Join(out, "stdio")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a stdio subfolder was made: %v", err)
 	}
 }

@@ -41,6 +41,19 @@ type workspace struct {
 	used    atomic.Int64  // unix nanos of the last call's end (or start)
 	active  atomic.Int32  // calls running or waiting on this workspace
 	owner   string        // "http", "mcp" or "stdio"
+	outDir  string        // the output subfolder made for it, removed at close if empty
+}
+
+// stdioWorkspace is the id of the workspace of pybox mcp's stdio client.
+const stdioWorkspace = "stdio"
+
+// close ends the workspace's Box and removes its output subfolder if the
+// code left nothing there (os.Remove refuses a folder that is not empty).
+func (w *workspace) close() {
+	w.box.Close()
+	if w.outDir != "" {
+		os.Remove(w.outDir)
+	}
 }
 
 // acquire waits for the workspace's turn (calls on one Box are serialized
@@ -102,12 +115,16 @@ func (ws *workspaces) get(id, owner string, create bool) (*workspace, error) {
 	if err != nil {
 		return nil, err
 	}
+	outDir := ""
+	if policy.Output != bc.Policy.Output {
+		outDir = policy.Output
+	}
 	bc.Policy = policy
 	box, err := tools.New(bc)
 	if err != nil {
 		return nil, fmt.Errorf("serve: workspace %s: %w", id, err)
 	}
-	w := &workspace{id: id, box: box, created: time.Now(), lock: make(chan struct{}, 1), owner: owner}
+	w := &workspace{id: id, box: box, created: time.Now(), lock: make(chan struct{}, 1), owner: owner, outDir: outDir}
 	w.touch()
 	ws.m[id] = w
 	ws.cfg.Logger.Info("workspace opened", "workspace", id, "owner", owner)
@@ -118,8 +135,13 @@ func (ws *workspaces) get(id, owner string, create bool) (*workspace, error) {
 // upper folders when the operator named fixed ones, so that workspaces never
 // see each other's files there. Read-only and read-write mounts are shared
 // as the operator declared them.
+//
+// The stdio workspace is the only one of its process (one client started
+// pybox mcp), so it uses the output folder itself, as pybox run and pybox
+// agent do; HTTP workspaces get a subfolder named after their id, removed
+// when the workspace closes if nothing was left in it.
 func workspacePolicy(p fsbridge.Policy, id string) (fsbridge.Policy, error) {
-	if p.Output != "" {
+	if p.Output != "" && id != stdioWorkspace {
 		p.Output = filepath.Join(p.Output, id)
 		if err := os.MkdirAll(p.Output, 0o755); err != nil {
 			return p, fmt.Errorf("serve: workspace output folder: %w", err)
@@ -144,7 +166,7 @@ func (ws *workspaces) remove(id string) bool {
 	delete(ws.m, id)
 	ws.mu.Unlock()
 	if ok {
-		w.box.Close()
+		w.close()
 		ws.cfg.Logger.Info("workspace closed", "workspace", id)
 	}
 	return ok
@@ -200,7 +222,7 @@ func (ws *workspaces) closeAll() {
 	var wg sync.WaitGroup
 	for _, w := range m {
 		wg.Add(1)
-		go func() { defer wg.Done(); w.box.Close() }()
+		go func() { defer wg.Done(); w.close() }()
 	}
 	wg.Wait()
 }
