@@ -264,15 +264,16 @@ func TestCxxExceptionsNoLeak(t *testing.T) {
 func TestCxxExceptionsUncaught(t *testing.T) {
 	rt, cm := cxxehModule(t)
 	tests := []struct {
-		name    string
-		fn      string
-		wantErr string
-		spMoved bool
+		name       string
+		fn         string
+		wantErr    string
+		spMoved    bool
+		wantReason string // how the runtime explains it (trapReason)
 	}{
-		{"leaves_module", "eh_uncaught", "uncaught exception", true},
+		{"leaves_module", "eh_uncaught", "uncaught exception", true, "a C++ exception was not caught; "},
 		// The noexcept function's handler restores the stack pointer before
 		// it calls std::terminate.
-		{"noexcept_terminate", "eh_terminate", "unreachable", false},
+		{"noexcept_terminate", "eh_terminate", "unreachable", false, "the interpreter aborted; "},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -286,6 +287,9 @@ func TestCxxExceptionsUncaught(t *testing.T) {
 			}
 			if sp := mod.ExportedGlobal("__stack_pointer").Get(); (sp != sp0) != tc.spMoved {
 				t.Errorf("stack pointer %#x after the failed call (initial %#x), want moved=%v", sp, sp0, tc.spMoved)
+			}
+			if got := trapReason(err); !strings.HasPrefix(got, tc.wantReason) {
+				t.Errorf("trapReason = %q, want it to start with %q", got, tc.wantReason)
 			}
 		})
 	}
