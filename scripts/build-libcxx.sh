@@ -3,8 +3,9 @@
 # exceptions in the standard WebAssembly exception-handling encoding (exnref:
 # try_table / throw / throw_ref), the only one wazero 1.12 runs.
 #
-#   scripts/build-libcxx.sh        # ~15 min on 2 busy cores, result in
+#   scripts/build-libcxx.sh        # ~7 min on 2 busy cores, result in
 #                                  # $PYBOX_BUILD_DIR/prefix-eh
+#   CLEAN=1 scripts/build-libcxx.sh   # rebuild from scratch
 #
 # Debian's libc++-19-dev-wasm32 and libc++-22-dev-wasm32 are both built with
 # exceptions off (their libc++abi has cxa_noexception.cpp, no __cxa_throw),
@@ -19,13 +20,15 @@
 # turned on and libunwind's wasm part (Unwind-wasm.c: _Unwind_RaiseException
 # = the wasm `throw` of tag __cpp_exception, _Unwind_CallPersonality,
 # __wasm_lpad_context) added. scripts/cxxeh/cpp_exception_tag.S defines the
-# tag (LLVM 19's libunwind leaves it to the linker of its time; clang-22's
-# objects expect it defined by the runtime).
+# tag (clang-22's objects expect the runtime to define it; LLVM 19's
+# libunwind does not).
 #
 # Every C/C++ file that links against this must be compiled by clang-22 with
-# $CXXEH_FLAGS below (or with -fno-exceptions / -fignore-exceptions, which
-# emits no EH code at all). Objects from clang-22 are plain wasm objects,
-# not bitcode, so wasm-ld-19 links them; see docs/runtime-bundle.md, "C++
+# $CXXEH_FLAGS below, or with -fignore-exceptions (no landing pads: a throw
+# still calls __cxa_throw and unwinds through such code without running its
+# destructors). Objects from clang-22 must not be bitcode (-flto): wasm-ld-19
+# cannot read LLVM 22 bitcode. wazero v1.12.0 gives catch handlers stale
+# locals, which breaks some C++ handlers; see docs/runtime-bundle.md, "C++
 # exceptions".
 #
 # Output ($PREFIX_EH):
