@@ -126,3 +126,180 @@ t('many_sequential', lambda: [read('/data/a.csv') for _ in range(200)] and 'ok')
 		})
 	}
 }
+
+// sparse is guest code for the sparse-file attacks: sparse(path, at) makes
+// path a file with one byte at offset at (a seek past the end, then a
+// write), unbuffered so that each write reaches the host alone.
+const sparse = `
+def sparse(p, at, mode='wb'):
+    with open(p, mode, buffering=0) as f:
+        f.seek(at)
+        return f.write(b'x')
+def pread(p, at, n):
+    fd = os.open(p, os.O_RDONLY)
+    try:
+        return os.pread(fd, n, at)
+    finally:
+        os.close(fd)
+`
+
+// Holes cost the host what they really cost: nothing in the in-memory /tmp
+// (chunks are allocated only where the guest writes, and the store's
+// counter proves it), and their whole size in host-backed folders, where the
+// host reads every byte back after the run (artifacts, change tracking).
+// Either way the guest cannot make the host hold or read more than its
+// limits allow.
+func TestSparseFilesCountWhatTheHostHolds(t *testing.T) {
+	chunk := int64(fsbridge.MemChunk)
+	cases := []struct {
+		name    string
+		limits  fsbridge.Limits
+		code    string
+		want    map[string]string
+		denials [][]string
+		check   func(t *testing.T, w *world, sb *fsbridge.Sandbox)
+	}{
+		{
+			// The issue's attack: four /tmp files seeked to 200 MiB held
+			// about 2 GiB of host memory.
+			name:   "tmp holes are not stored",
+			limits: fsbridge.Limits{FileSize: 300 << 20},
+			code: `
+for i in range(4):
+    t('s%d' % i, lambda: sparse('/tmp/s%d' % i, 200 << 20))
+t('size', lambda: os.path.getsize('/tmp/s0'))
+t('hole', lambda: pread('/tmp/s0', 100 << 20, 4))
+t('tail', lambda: pread('/tmp/s0', (200 << 20) - 2, 10))
+t('grow', lambda: os.truncate('/tmp/s1', 250 << 20))
+t('size1', lambda: os.path.getsize('/tmp/s1'))
+t('shrink', lambda: os.truncate('/tmp/s2', 1))
+t('regrow', lambda: os.truncate('/tmp/s2', 100))
+t('zeros', lambda: pread('/tmp/s2', 0, 8))
+`,
+			want: map[string]string{
+				"s0": "OK 1", "s3": "OK 1", "size": "OK 209715201",
+				"hole": `OK b'\x00\x00\x00\x00'`, "tail": `OK b'\x00\x00x'`,
+				"grow": "OK None", "size1": "OK 262144000",
+				"shrink": "OK None", "regrow": "OK None", "zeros": `OK b'\x00\x00\x00\x00\x00\x00\x00\x00'`,
+			},
+			check: func(t *testing.T, w *world, sb *fsbridge.Sandbox) {
+				// s0, s1, s3: one chunk each; s2 was cut to nothing.
+				if got := fsbridge.TmpAllocated(sb); got != 3*chunk {
+					t.Errorf("/tmp holds %d bytes on the host, want %d (three one-chunk files)", got, 3*chunk)
+				}
+				pyOK(t, sb, "import os\nfor i in range(4): os.remove('/tmp/s%d' % i)")
+				if got := fsbridge.TmpAllocated(sb); got != 0 {
+					t.Errorf("/tmp holds %d bytes after every file was deleted, want 0", got)
+				}
+			},
+		},
+		{
+			// One byte per chunk: the host holds a chunk per byte, and the
+			// bytes-written limit counts the chunks.
+			name:   "tmp chunks count against write_bytes",
+			limits: fsbridge.Limits{WriteBytes: 1 << 20},
+			code: `
+def scatter():
+    fd = os.open('/tmp/scatter', os.O_WRONLY | os.O_CREAT)
+    n = 0
+    try:
+        for i in range(1000):
+            os.pwrite(fd, b'x', i * 4096 * 2)
+            n += 1
+    finally:
+        os.close(fd)
+        print('written', n)
+t('scatter', scatter)
+`,
+			want: map[string]string{"scatter": "OSError EIO", "written": "256"},
+			denials: [][]string{
+				{"write denied: /tmp/scatter would exceed the limit of 1 MiB written per run"},
+			},
+			check: func(t *testing.T, w *world, sb *fsbridge.Sandbox) {
+				if got := fsbridge.TmpAllocated(sb); got > 1<<20 {
+					t.Errorf("/tmp holds %d bytes on the host, over the 1 MiB written per run", got)
+				}
+			},
+		},
+		{
+			// The issue's /output attack: eight files of 256 MiB, one byte
+			// each, that the host then hashed for seconds.
+			name:   "output holes count as written",
+			limits: fsbridge.Limits{WriteBytes: 4 << 20},
+			code: `
+for i in range(8):
+    t('o%d' % i, lambda: sparse('/output/o%d.bin' % i, 1 << 20))
+t('rw', lambda: sparse('/work/big.bin', 8 << 20))
+t('trunc', lambda: os.truncate('/work/notes.txt', 8 << 20))
+t('small', lambda: put('/output/small.txt', 'fine'))
+`,
+			want: map[string]string{
+				"o0": "OK 1", "o1": "OK 1", "o2": "OK 1", "o3": "OSError EIO", "o7": "OSError EIO",
+				"rw": "OSError EIO", "trunc": "OSError EIO", "small": "OK 4",
+			},
+			denials: [][]string{
+				{"write denied: /output/o3.bin would exceed the limit of 4 MiB written per run"},
+				{"write denied: /work/big.bin would exceed the limit of 4 MiB written per run"},
+			},
+			check: func(t *testing.T, w *world, sb *fsbridge.Sandbox) {
+				arts, err := sb.Artifacts()
+				if err != nil {
+					t.Fatal(err)
+				}
+				var total int64
+				for _, a := range arts {
+					total += a.Size
+				}
+				if total > 4<<20 {
+					t.Errorf("artifacts total %d bytes, over the 4 MiB the run could write: %+v", total, arts)
+				}
+				if fi, err := os.Stat(filepath.Join(w.work, "big.bin")); err != nil || fi.Size() != 0 {
+					t.Errorf("host big.bin: %v %v, want an empty file", fi, err)
+				}
+				if fi, err := os.Stat(filepath.Join(w.work, "notes.txt")); err != nil || fi.Size() != 11 {
+					t.Errorf("host notes.txt: %v %v, want it unchanged", fi, err)
+				}
+			},
+		},
+		{
+			// Overwriting what is there costs the bytes written, not more.
+			name:   "rewrites cost what they write",
+			limits: fsbridge.Limits{WriteBytes: 300 << 10},
+			code: `
+t('a', lambda: put('/work/a.bin', 'x' * (100 << 10)))
+def rewrite():
+    with open('/work/a.bin', 'r+b', buffering=0) as f:
+        for i in range(100):
+            f.seek(i * 1024)
+            f.write(b'y' * 1024)
+    return 'ok'
+t('b', rewrite)
+t('c', lambda: put('/work/a.bin', 'z', 'a'))
+t('d', lambda: put('/work/d.bin', 'x' * (200 << 10)))
+`,
+			want: map[string]string{"a": "OK", "b": "OK 'ok'", "c": "OK 1", "d": "OSError EIO"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t)
+			p := w.policy()
+			p.Limits = c.limits
+			sb := newSandbox(t, p)
+			res := py(t, sb, prelude+sparse+c.code)
+			if res.Status != "ok" {
+				t.Fatalf("status %s: %s\n%s\n%s", res.Status, res.Message, res.Stdout, res.Stderr)
+			}
+			checkLines(t, string(res.Stdout), c.want)
+			for _, parts := range c.denials {
+				hasDenial(t, sb.Denials(), parts...)
+			}
+			if c.check != nil {
+				c.check(t, w, sb)
+			}
+			if t.Failed() {
+				t.Logf("stdout:\n%s", res.Stdout)
+			}
+		})
+	}
+}
