@@ -1,8 +1,12 @@
 package fsbridge_test
 
 import (
+	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/pybox-dev/pybox/fsbridge"
@@ -100,6 +104,39 @@ t('many_sequential', lambda: [read('/data/a.csv') for _ in range(200)] and 'ok')
 			},
 			denials: [][]string{
 				{"open denied: /data/a.csv would exceed the limit of 16 open files"},
+			},
+		},
+		{
+			// Every descriptor counts: /dev/null, the folders above the
+			// mounts and the mounts' own folders (5000 opens of /dev/null
+			// passed a limit of 40).
+			name:   "open files of every kind",
+			limits: fsbridge.Limits{OpenFiles: 40},
+			code: `
+def hoard(p, flags=os.O_RDONLY):
+    fds = []
+    try:
+        for i in range(200):
+            fds.append(os.open(p, flags))
+    finally:
+        print('held', p, len(fds) <= 40)
+        for fd in fds:
+            os.close(fd)
+t('null', lambda: hoard('/dev/null', os.O_WRONLY))
+t('root', lambda: hoard('/'))
+t('dir', lambda: hoard('/data'))
+t('listdir', lambda: hoard('/output', os.O_RDONLY | os.O_DIRECTORY))
+t('after', lambda: (sorted(os.listdir('/'))[:2], read('/data/a.csv')[:3]))
+t('devnull', lambda: [open(os.devnull, 'w').close() for _ in range(300)] and 'ok')
+`,
+			want: map[string]string{
+				"null": "OSError EIO", "root": "FileNotFoundError ENOENT", "dir": "OSError EIO",
+				"listdir": "OSError EIO", "after": "OK (['data', 'output'], 'x,y')", "devnull": "OK 'ok'",
+			},
+			denials: [][]string{
+				{"open denied: /dev/null would exceed the limit of 40 open files"},
+				{"open denied: / would exceed the limit of 40 open files"},
+				{"open denied: /data would exceed the limit of 40 open files"},
 			},
 		},
 	}
@@ -301,5 +338,57 @@ t('d', lambda: put('/work/d.bin', 'x' * (200 << 10)))
 				t.Logf("stdout:\n%s", res.Stdout)
 			}
 		})
+	}
+}
+
+// putRecorder is a writable virtual mount's fetcher that records the size
+// of every upload.
+type putRecorder struct {
+	mu   sync.Mutex
+	puts map[string]int
+}
+
+func (r *putRecorder) Fetch(context.Context, string) ([]byte, error) { return nil, fs.ErrNotExist }
+
+func (r *putRecorder) Put(_ context.Context, name string, data []byte) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.puts[name] = len(data)
+	return nil
+}
+
+// An upload is held in host memory until the guest closes it, so the size
+// limit holds while it is written: the write that crosses it fails, naming
+// the path and the limit, and the cut-short upload is never sent.
+func TestUploadLimitHoldsWhileWriting(t *testing.T) {
+	w := newWorld(t)
+	p := w.policy()
+	p.Limits = fsbridge.Limits{FileSize: 1 << 20}
+	rec := &putRecorder{puts: map[string]int{}}
+	p.Virtual = []fsbridge.VirtualMount{{Guest: "/up", Fetcher: rec, Writable: true}}
+	sb := newSandbox(t, p)
+	out := pyOK(t, sb, prelude+sparse+`
+f = open('/up/big.bin', 'wb', buffering=0)
+n = 0
+def fill():
+    global n
+    for i in range(32):
+        f.write(b'x' * (64 << 10))
+        n += 1
+t('fill', fill)
+print('chunks', n)
+t('close', f.close)
+t('hole', lambda: sparse('/up/hole.bin', 8 << 20))
+t('ok', lambda: put('/up/ok.txt', 'x' * (512 << 10)))
+`)
+	checkLines(t, out, map[string]string{
+		"fill": "OSError EIO", "chunks": "16", "close": "OSError EIO", "hole": "OSError EIO", "ok": "OK 524288",
+	})
+	hasDenial(t, sb.Denials(), "write denied: /up/big.bin would grow the file to 1114112 bytes, past the file size limit of 1 MiB")
+	hasDenial(t, sb.Denials(), "upload failed: /up/big.bin: not sent")
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if want := map[string]int{"ok.txt": 512 << 10}; !reflect.DeepEqual(rec.puts, want) {
+		t.Errorf("uploads %v, want %v", rec.puts, want)
 	}
 }
