@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -390,5 +391,51 @@ t('ok', lambda: put('/up/ok.txt', 'x' * (512 << 10)))
 	defer rec.mu.Unlock()
 	if want := map[string]int{"ok.txt": 512 << 10}; !reflect.DeepEqual(rec.puts, want) {
 		t.Errorf("uploads %v, want %v", rec.puts, want)
+	}
+}
+
+// A copy-on-write copy-up writes the whole file into the upper folder: it
+// counts against the bytes written per run (40 MiB landed with a 1 MiB
+// limit), and one that would exceed it is refused before anything is
+// copied. An open that truncates copies nothing.
+func TestCopyUpCountsAsWritten(t *testing.T) {
+	w := newWorld(t)
+	lower, upper := filepath.Join(w.base, "lower"), filepath.Join(w.base, "cow-upper")
+	write(t, filepath.Join(lower, "big.bin"), strings.Repeat("b", 2<<20))
+	write(t, filepath.Join(lower, "mid.bin"), strings.Repeat("m", 600<<10))
+	write(t, filepath.Join(lower, "mid2.bin"), strings.Repeat("m", 600<<10))
+	before := treeSum(t, lower)
+	p := w.policy()
+	p.Mounts = append(p.Mounts, fsbridge.CopyOnWriteMount(lower, "/big", upper))
+	p.Limits = fsbridge.Limits{WriteBytes: 1 << 20}
+	sb := newSandbox(t, p)
+	out := pyOK(t, sb, prelude+`
+t('append', lambda: put('/big/big.bin', 'x', 'a'))
+t('rename', lambda: os.rename('/big/big.bin', '/big/moved.bin'))
+t('trunc', lambda: put('/big/big.bin', 'y'))
+t('read', lambda: read('/big/big.bin'))
+t('mid', lambda: put('/big/mid.bin', 'x', 'a'))
+t('mid2', lambda: os.utime('/big/mid2.bin'))
+t('size2', lambda: os.path.getsize('/big/mid2.bin'))
+`)
+	checkLines(t, out, map[string]string{
+		"append": "OSError EIO", "rename": "OSError EIO",
+		"trunc": "OK 1", "read": "OK 'y'", "mid": "OK 1", "mid2": "OSError EIO", "size2": "OK 614400",
+	})
+	hasDenial(t, sb.Denials(), "write denied: /big/big.bin must first be copied to the copy-on-write layer (2097152 bytes), which would exceed the limit of 1 MiB written per run")
+	hasDenial(t, sb.Denials(), "write denied: /big/mid2.bin must first be copied")
+	if treeSum(t, lower) != before {
+		t.Errorf("the copy-on-write host folder changed")
+	}
+	var landed int64
+	filepath.WalkDir(upper, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			fi, _ := d.Info()
+			landed += fi.Size()
+		}
+		return nil
+	})
+	if landed > 1<<20 {
+		t.Errorf("%d bytes landed in the upper folder, over the 1 MiB written per run", landed)
 	}
 }

@@ -277,8 +277,25 @@ func (s *Sandbox) admitWrite(guest string, end, n int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if l.WriteBytes > 0 && s.written+n > l.WriteBytes {
-		return deny("write", guest, fmt.Sprintf("would exceed the limit of %s written per run", formatBytes(l.WriteBytes)), experimentalsys.EIO, "EDQUOT")
+		return deny("write", guest, fmt.Sprintf("would exceed the limit of %s written per run (%s written so far)",
+			formatBytes(l.WriteBytes), formatBytes(s.written)), experimentalsys.EIO, "EDQUOT")
 	}
+	return nil
+}
+
+// reserveWrite checks that n more bytes fit the bytes written per run and
+// charges them (give them back with chargeWrite(-n) if the write does not
+// happen). why says what the bytes are for, as the end of a sentence that
+// starts with the guest path.
+func (s *Sandbox) reserveWrite(guest string, n int64, why string) error {
+	l := s.limits
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l.WriteBytes > 0 && s.written+n > l.WriteBytes {
+		return deny("write", guest, fmt.Sprintf("%s, which would exceed the limit of %s written per run (%s written so far)",
+			why, formatBytes(l.WriteBytes), formatBytes(s.written)), experimentalsys.EIO, "EDQUOT")
+	}
+	s.written += n
 	return nil
 }
 
