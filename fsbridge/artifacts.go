@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // Artifact is a file the guest created or changed in /output during a run.
@@ -126,7 +128,7 @@ func (s *Sandbox) Artifacts() ([]Artifact, error) {
 }
 
 func (s *Sandbox) artifact(be *rootBackend, rel string) (Artifact, error) {
-	f, err := be.open(rel, os.O_RDONLY, 0)
+	f, _, err := openNoFollow(be.root, rel)
 	if err != nil {
 		return Artifact{}, err
 	}
@@ -150,25 +152,67 @@ func (s *Sandbox) artifact(be *rootBackend, rel string) (Artifact, error) {
 }
 
 // ReadArtifact returns the content of a file under /output, by guest path
-// (e.g. Artifact.Path). It reads through the same checks as the guest, so
-// a symbolic link cannot make it read elsewhere.
+// (e.g. Artifact.Path). It opens the file as OpenArtifact does. It holds the
+// whole file in memory: to send a file on, use OpenArtifact and stream it.
 func (s *Sandbox) ReadArtifact(guestPath string) ([]byte, error) {
-	be := s.outputBackend()
-	if be == nil {
-		return nil, errors.New("this sandbox has no /output")
-	}
-	g := guestAbs(guestPath)
-	m, rel := s.mountFor(g)
-	if m != s.output {
-		return nil, &Denial{Op: "read", Path: g, Reason: "is not under " + s.output.guest,
-			Message: "read denied: " + g + " is not under " + s.output.guest, Errno: "EACCES"}
-	}
-	f, err := be.open(rel, os.O_RDONLY, 0)
+	f, _, err := s.OpenArtifact(guestPath)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	return io.ReadAll(f)
+}
+
+// OpenArtifact opens a regular file under /output for reading, by guest path
+// (e.g. Artifact.Path), and returns it with its info, for streaming it on
+// (http.ServeContent). It follows no symbolic link, in the path or at its
+// end: every component is checked not to be one, and the opened file must
+// be the one checked; the open itself goes through the folder's os.Root, so
+// nothing can lead it out of /output. The caller closes the file.
+func (s *Sandbox) OpenArtifact(guestPath string) (*os.File, fs.FileInfo, error) {
+	be := s.outputBackend()
+	if be == nil {
+		return nil, nil, errors.New("this sandbox has no /output")
+	}
+	g := guestAbs(guestPath)
+	m, rel := s.mountFor(g)
+	if m != s.output || rel == "." {
+		return nil, nil, &Denial{Op: "read", Path: g, Reason: "is not a file under " + s.output.guest,
+			Message: "read denied: " + g + " is not a file under " + s.output.guest, Errno: "EACCES"}
+	}
+	return openNoFollow(be.root, rel)
+}
+
+// openNoFollow opens rel in root for reading if no component of it is a
+// symbolic link and it is a regular file.
+func openNoFollow(root *os.Root, rel string) (*os.File, fs.FileInfo, error) {
+	parts := strings.Split(rel, "/")
+	for i := range parts {
+		fi, err := root.Lstat(strings.Join(parts[:i+1], "/"))
+		if err != nil {
+			return nil, nil, err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, nil, fmt.Errorf("open %s: %w (a symbolic link is not followed)", rel, fs.ErrNotExist)
+		}
+	}
+	want, err := root.Lstat(rel)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && (!fi.Mode().IsRegular() || !os.SameFile(fi, want)) {
+		err = fmt.Errorf("open %s: %w (not a regular file, or replaced while opened)", rel, fs.ErrNotExist)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
 }
 
 // mimeByExt is a fixed table, so results do not depend on the host's

@@ -2,6 +2,7 @@ package fsbridge_test
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -437,5 +438,40 @@ t('size2', lambda: os.path.getsize('/big/mid2.bin'))
 	})
 	if landed > 1<<20 {
 		t.Errorf("%d bytes landed in the upper folder, over the 1 MiB written per run", landed)
+	}
+}
+
+// OpenArtifact (what downloads stream) follows no symbolic link, at the end
+// of the path or on the way, even one that stays inside /output.
+func TestOpenArtifactFollowsNoLink(t *testing.T) {
+	w := newWorld(t)
+	sb := newSandbox(t, w.policy())
+	write(t, filepath.Join(w.out, "real", "f.txt"), "inside")
+	must(t, os.Symlink(filepath.Join(w.secret, "secret.txt"), filepath.Join(w.out, "abs")))
+	must(t, os.Symlink("real/f.txt", filepath.Join(w.out, "in")))
+	must(t, os.Symlink("real", filepath.Join(w.out, "dir")))
+	must(t, os.Symlink("../secret", filepath.Join(w.out, "up")))
+	for _, c := range []struct{ path, want string }{
+		{"/output/real/f.txt", "inside"},
+		{"/output/abs", ""}, {"/output/in", ""}, {"/output/dir/f.txt", ""}, {"/output/up/secret.txt", ""},
+		{"/output/real", ""}, {"/output", ""}, {"/data/a.csv", ""}, {"/output/../data/a.csv", ""},
+	} {
+		f, fi, err := sb.OpenArtifact(c.path)
+		if c.want == "" {
+			if err == nil {
+				f.Close()
+				t.Errorf("OpenArtifact(%s) opened %s, want an error", c.path, fi.Name())
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("OpenArtifact(%s): %v", c.path, err)
+			continue
+		}
+		b, _ := io.ReadAll(f)
+		f.Close()
+		if string(b) != c.want || fi.Size() != int64(len(c.want)) {
+			t.Errorf("OpenArtifact(%s) = %q (%d bytes), want %q", c.path, b, fi.Size(), c.want)
+		}
 	}
 }

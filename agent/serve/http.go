@@ -431,7 +431,11 @@ func (s *Server) handleRead(w http.ResponseWriter, r *http.Request) {
 	s.runTool(w, r, r.PathValue("ws"), "read_file", args)
 }
 
-// handleDownload sends a file from the workspace's /output as it is.
+// handleDownload sends a file from the workspace's /output as it is. The
+// file is streamed from disk (ranges and conditional requests work), never
+// read whole into memory, and the transfer holds one of the server's
+// concurrency slots like a tool call: parallel downloads of big files are
+// bounded like everything else.
 func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	ws, ok := s.workspaceFor(w, r.PathValue("ws"), false)
 	if !ok {
@@ -442,17 +446,24 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "not_output", fmt.Sprintf("only files under /output can be downloaded (not %s); read other files with GET /v1/workspaces/%s/read?path=...", p, ws.id))
 		return
 	}
-	data, err := ws.box.Sandbox().ReadArtifact(p)
+	free, err := s.admit(r.Context())
+	if err != nil {
+		s.callError(w, err)
+		return
+	}
+	defer free()
+	f, fi, err := ws.box.Sandbox().OpenArtifact(p)
 	if err != nil {
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("%s is not a file in workspace %s's /output", p, ws.id))
 		return
 	}
-	w.Header().Set("Content-Type", fsbridge.DetectMIME(p, head(data)))
-	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	defer f.Close()
+	sniff := make([]byte, 512)
+	n, _ := f.ReadAt(sniff, 0)
+	w.Header().Set("Content-Type", fsbridge.DetectMIME(p, sniff[:n]))
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", path.Base(p)))
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(http.StatusOK)
-	w.Write(data)
+	http.ServeContent(w, r, "", fi.ModTime(), f)
 }
 
 // handleUpload writes the body (UTF-8 text) to a sandbox file with the
