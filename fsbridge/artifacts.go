@@ -26,7 +26,9 @@ type Artifact struct {
 	// (net/http.DetectContentType) when the extension is unknown, e.g.
 	// "image/png" or "text/plain; charset=utf-8".
 	MIME string
-	// SHA256 is the hex digest of the content.
+	// SHA256 is the hex digest of the content. It is empty for a file
+	// left unhashed because the run's artifacts were bigger in total than
+	// the bytes the run could write (see Sandbox.Artifacts).
 	SHA256 string
 	// HostPath is where the file is on the host. With a temporary /output
 	// it lives until Sandbox.Close.
@@ -99,6 +101,12 @@ func (s *Sandbox) snapshotOutput() (map[string]fileMeta, error) {
 // path. A file counts as changed if the guest opened it for writing, or
 // its size, modification time, inode or mode differ from the snapshot.
 // Files deleted during the run are not reported.
+//
+// The work is bounded by what the run could write: the files are hashed
+// until their total size reaches the bytes-written limit (Limits.WriteBytes);
+// files past it are reported with their size and media type and an empty
+// SHA256. (A run grows files by at most that much, holes included, so only
+// files it renamed or merely touched can go past it.)
 func (s *Sandbox) Artifacts() ([]Artifact, error) {
 	be := s.outputBackend()
 	if be == nil {
@@ -108,12 +116,17 @@ func (s *Sandbox) Artifacts() ([]Artifact, error) {
 	snap, dirty := s.outSnap, s.outDirty
 	s.mu.Unlock()
 	var out []Artifact
+	budget := s.limits.WriteBytes // < 0: no limit
 	err := s.walkOutput(func(rel string, fi fs.FileInfo) error {
 		old, seen := snap[rel]
 		if seen && !dirty[rel] && old == metaOf(be, rel, fi) {
 			return nil
 		}
-		a, err := s.artifact(be, rel)
+		hash := budget < 0 || fi.Size() <= budget
+		if hash && budget >= 0 {
+			budget -= fi.Size()
+		}
+		a, err := s.artifact(be, rel, hash)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil // deleted meanwhile
 		}
@@ -127,28 +140,34 @@ func (s *Sandbox) Artifacts() ([]Artifact, error) {
 	return out, err
 }
 
-func (s *Sandbox) artifact(be *rootBackend, rel string) (Artifact, error) {
-	f, _, err := openNoFollow(be.root, rel)
+// artifact describes one file; with hash, it reads the file whole to hash
+// it (never more than its size when opened), else only its first bytes.
+func (s *Sandbox) artifact(be *rootBackend, rel string, hash bool) (Artifact, error) {
+	f, fi, err := openNoFollow(be.root, rel)
 	if err != nil {
 		return Artifact{}, err
 	}
 	defer f.Close()
-	h := sha256.New()
 	head := make([]byte, 512)
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
+	a := Artifact{
+		Path:     s.output.gpath(rel),
+		Size:     fi.Size(),
+		MIME:     DetectMIME(rel, head),
+		HostPath: filepath.Join(s.output.host, filepath.FromSlash(rel)),
+	}
+	if !hash {
+		return a, nil
+	}
+	h := sha256.New()
 	h.Write(head)
-	size, err := io.Copy(h, f)
+	size, err := io.Copy(h, io.LimitReader(f, max(0, fi.Size()-int64(n))))
 	if err != nil {
 		return Artifact{}, err
 	}
-	return Artifact{
-		Path:     s.output.gpath(rel),
-		Size:     size + int64(n),
-		MIME:     DetectMIME(rel, head),
-		SHA256:   hex.EncodeToString(h.Sum(nil)),
-		HostPath: filepath.Join(s.output.host, filepath.FromSlash(rel)),
-	}, nil
+	a.Size, a.SHA256 = size+int64(n), hex.EncodeToString(h.Sum(nil))
+	return a, nil
 }
 
 // ReadArtifact returns the content of a file under /output, by guest path

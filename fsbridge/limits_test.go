@@ -2,6 +2,7 @@ package fsbridge_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -473,5 +474,41 @@ func TestOpenArtifactFollowsNoLink(t *testing.T) {
 		if string(b) != c.want || fi.Size() != int64(len(c.want)) {
 			t.Errorf("OpenArtifact(%s) = %q (%d bytes), want %q", c.path, b, fi.Size(), c.want)
 		}
+	}
+}
+
+// Artifacts hash no more than the run could write: files the guest only
+// renamed (or touched) cost it nothing, so past the bytes-written limit they
+// are listed with their size and type but not read whole.
+func TestArtifactsHashWithinTheWriteBudget(t *testing.T) {
+	w := newWorld(t)
+	for _, n := range []string{"a", "b", "c"} {
+		write(t, filepath.Join(w.out, "old-"+n+".bin"), strings.Repeat(n, 600<<10))
+	}
+	p := w.policy()
+	p.Limits = fsbridge.Limits{WriteBytes: 1 << 20}
+	sb := newSandbox(t, p)
+	pyOK(t, sb, `
+import os
+for n in 'abc':
+    os.rename('/output/old-%s.bin' % n, '/output/new-%s.bin' % n)
+open('/output/0-small.txt', 'w').write('small')
+`)
+	arts, err := sb.Artifacts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range arts {
+		got = append(got, fmt.Sprintf("%s %d %s %v", a.Path, a.Size, a.MIME, a.SHA256 != ""))
+	}
+	want := []string{
+		"/output/0-small.txt 5 text/plain; charset=utf-8 true",
+		"/output/new-a.bin 614400 application/octet-stream true",
+		"/output/new-b.bin 614400 application/octet-stream false",
+		"/output/new-c.bin 614400 application/octet-stream false",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("artifacts:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
