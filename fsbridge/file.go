@@ -2,6 +2,7 @@ package fsbridge
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"sync"
@@ -202,6 +203,15 @@ func (f *regFile) writeAt(buf []byte, off int64, do func() (int, error)) (int, e
 	}
 	if errno := f.admit(off+n, cost); errno != 0 {
 		return 0, errno
+	}
+	if mh, ok := f.f.(*memHandle); ok && f.limited && mh.data.acct.limit > 0 {
+		acct := mh.data.acct
+		if need := mh.data.newBytes(off, n); need > 0 && acct.allocated.Load()+need > acct.limit {
+			err := deny("write", f.guest, fmt.Sprintf("is on %s, which is full (it may hold %s, the limit of bytes written per run, and holds %s); delete files there to make room",
+				f.m.guest, formatBytes(acct.limit), formatBytes(acct.allocated.Load())), experimentalsys.EIO, "ENOSPC")
+			f.refused = err.Error()
+			return 0, f.s.fail(err)
+		}
 	}
 	w, err := do()
 	if w > 0 {

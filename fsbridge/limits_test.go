@@ -512,3 +512,25 @@ open('/output/0-small.txt', 'w').write('small')
 		t.Errorf("artifacts:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
+
+// What /tmp holds stays in host memory across the runs of a session, so it
+// may never hold more than one run may write, whatever the runs do.
+func TestTmpFullAcrossRuns(t *testing.T) {
+	w := newWorld(t)
+	p := w.policy()
+	p.Limits = fsbridge.Limits{WriteBytes: 1 << 20}
+	sb := newSandbox(t, p)
+	checkLines(t, pyOK(t, sb, prelude+`t('a', lambda: put('/tmp/a', 'x' * (700 << 10)))`), map[string]string{"a": "OK"})
+	checkLines(t, pyOK(t, sb, prelude+`
+t('b', lambda: put('/tmp/b', 'x' * (700 << 10)))
+t('out', lambda: put('/output/b', 'x' * (700 << 10)))
+`), map[string]string{"b": "OSError EIO", "out": "OK"})
+	hasDenial(t, sb.Denials(), "write denied: /tmp/b is on /tmp, which is full (it may hold 1 MiB, the limit of bytes written per run, and holds")
+	if got := fsbridge.TmpAllocated(sb); got > 1<<20 {
+		t.Errorf("/tmp holds %d bytes, over 1 MiB", got)
+	}
+	checkLines(t, pyOK(t, sb, prelude+`
+os.remove('/tmp/a')
+t('again', lambda: put('/tmp/b', 'x' * (700 << 10)))
+`), map[string]string{"again": "OK"})
+}

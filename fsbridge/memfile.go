@@ -23,6 +23,9 @@ const memChunk = 4096
 // (every /tmp file of a Sandbox, or one upload buffer).
 type memAccount struct {
 	allocated atomic.Int64
+	// limit is the most the group may hold (0: no limit); writes check it
+	// before allocating (see regFile.writeAt).
+	limit int64
 }
 
 // memData is the content of one in-memory file: a sparse set of chunks.

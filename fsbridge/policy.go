@@ -156,7 +156,11 @@ type VirtualMount struct {
 // limit.
 type Limits struct {
 	// WriteBytes caps the bytes written per run (between two BeginRun
-	// calls), over all files. Default 1 GiB.
+	// calls), over all files. Growing a file counts its growth even where
+	// nothing is written (a hole is read back after the run), and in /tmp
+	// a write counts the memory it allocates if that is more. It also caps
+	// what the in-memory /tmp holds at any time, over all runs. Default
+	// 1 GiB.
 	WriteBytes int64
 	// Files caps the files and folders created per run. Default 10000.
 	Files int

@@ -107,7 +107,11 @@ func New(p Policy) (*Sandbox, error) {
 				return nil, fmt.Errorf("mount %s: %w", pm.guest, err)
 			}
 		case kindTmp:
-			m.ops = &plainMount{m: m, be: newMemBackend(fmt.Sprintf("%p%s", s, pm.guest))}
+			// What /tmp holds stays in host memory across the runs of a
+			// session: it may hold at most what one run may write.
+			mb := newMemBackend(fmt.Sprintf("%p%s", s, pm.guest))
+			mb.acct.limit = max(0, s.limits.WriteBytes)
+			m.ops = &plainMount{m: m, be: mb}
 		case kindVirtual:
 			m.writableVirtual = pm.virtual.Writable
 			m.ops = newVirtualMount(m, pm.virtual)
