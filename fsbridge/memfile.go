@@ -167,6 +167,9 @@ func (d *memData) free() {
 	d.size = 0
 }
 
+// ReadAt implements io.ReaderAt (an upload is streamed from it).
+func (d *memData) ReadAt(p []byte, off int64) (int, error) { return d.readAt(p, off) }
+
 // bytes returns the whole content as one slice (for an upload).
 func (d *memData) bytes() []byte {
 	b := make([]byte, d.Size())

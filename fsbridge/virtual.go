@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"sort"
 	"strings"
@@ -213,12 +214,18 @@ func (v *virtualMount) open(rel string, oflag experimentalsys.Oflag, _ fs.FileMo
 			content.free()
 			return failure("upload", v.m.gpath(rel), "not sent, a write to it was refused: "+f.refused, experimentalsys.EIO, "EFBIG")
 		}
-		b := content.bytes()
-		content.free()
-		if max > 0 && int64(len(b)) > max {
-			return deny("upload", v.m.gpath(rel), fmt.Sprintf("is %d bytes, over the file size limit of %s", len(b), formatBytes(max)), experimentalsys.EIO, "EFBIG")
+		defer content.free()
+		size := content.Size()
+		if max > 0 && size > max {
+			return deny("upload", v.m.gpath(rel), fmt.Sprintf("is %d bytes, over the file size limit of %s", size, formatBytes(max)), experimentalsys.EIO, "EFBIG")
 		}
-		if err := putter.Put(v.m.s.ctx(), rel, b); err != nil {
+		var err error
+		if rp, ok := putter.(ReaderPutter); ok {
+			err = rp.PutReader(v.m.s.ctx(), rel, io.NewSectionReader(content, 0, size), size)
+		} else {
+			err = putter.Put(v.m.s.ctx(), rel, content.bytes())
+		}
+		if err != nil {
 			return fetchDenial("upload", v.m.gpath(rel), err)
 		}
 		return nil
