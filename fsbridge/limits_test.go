@@ -534,3 +534,65 @@ os.remove('/tmp/a')
 t('again', lambda: put('/tmp/b', 'x' * (700 << 10)))
 `), map[string]string{"again": "OK"})
 }
+
+// The sparse in-memory store behaves like a real file: the same random
+// sequence of writes, seeks past the end, truncates, appends, renames and
+// reads gives the same bytes and sizes in /tmp as in /output (a host
+// folder).
+func TestTmpBehavesLikeAHostFolder(t *testing.T) {
+	w := newWorld(t)
+	sb := newSandbox(t, w.policy())
+	out := pyOK(t, sb, `
+import os, random, hashlib
+def run(root, seed):
+    rnd = random.Random(seed)
+    log = []
+    names = ['a', 'b', 'c']
+    for n in names:
+        open(os.path.join(root, n), 'wb').close()
+    for step in range(300):
+        n = os.path.join(root, rnd.choice(names))
+        op = rnd.randrange(7)
+        size = os.path.getsize(n)
+        if op == 0:
+            with open(n, 'r+b') as f:
+                f.seek(rnd.randrange(size + 20000))
+                f.write(rnd.randbytes(rnd.randrange(1, 9000)))
+        elif op == 1:
+            os.truncate(n, rnd.randrange(size * 2 + 10000))
+        elif op == 2:
+            with open(n, 'ab') as f:
+                f.write(b'A' * rnd.randrange(1, 5000))
+        elif op == 3:
+            fd = os.open(n, os.O_RDWR)
+            os.pwrite(fd, b'P' * rnd.randrange(1, 300), rnd.randrange(size + 9000))
+            os.close(fd)
+        elif op == 4:
+            m = os.path.join(root, rnd.choice(names))
+            if m != n:
+                os.rename(n, m)
+                open(n, 'wb').close()
+        elif op == 5:
+            fd = os.open(n, os.O_RDONLY)
+            log.append(os.pread(fd, rnd.randrange(1, 10000), rnd.randrange(size + 10)))
+            os.close(fd)
+        else:
+            with open(n, 'r+b') as f:
+                f.truncate(rnd.randrange(size + 1))
+        log.append(os.path.getsize(n))
+    for n in names:
+        log.append(open(os.path.join(root, n), 'rb').read())
+    return hashlib.sha256(repr(log).encode()).hexdigest(), [os.path.getsize(os.path.join(root, n)) for n in names]
+for seed in range(3):
+    tmp, out = run('/tmp', seed), run('/output', seed)
+    print('seed', seed, tmp == out, tmp[1], out[1])
+`)
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if !strings.Contains(l, " True ") {
+			t.Errorf("/tmp and /output differ: %s", l)
+		}
+	}
+	if t.Failed() {
+		t.Log(out)
+	}
+}
