@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"context"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -463,8 +464,36 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", fsbridge.DetectMIME(p, sniff[:n]))
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", path.Base(p)))
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	http.ServeContent(w, r, "", fi.ModTime(), f)
+	// The slot must come back even if the client stops reading: a write
+	// that makes no progress for downloadIdle fails, and so does every
+	// write once the server's grace period is over.
+	rc := http.NewResponseController(w)
+	stop := context.AfterFunc(s.hard, func() { rc.SetWriteDeadline(time.Now()) })
+	defer stop()
+	http.ServeContent(&idleWriter{ResponseWriter: w, rc: rc, hard: s.hard}, r, "", fi.ModTime(), f)
 }
+
+// downloadIdle is how long a download may make no progress (the client
+// reads nothing) before it is cut and its concurrency slot given back.
+const downloadIdle = 30 * time.Second
+
+// idleWriter pushes the write deadline forward before each write.
+type idleWriter struct {
+	http.ResponseWriter
+	rc   *http.ResponseController
+	hard context.Context
+}
+
+func (iw *idleWriter) Write(b []byte) (int, error) {
+	iw.rc.SetWriteDeadline(time.Now().Add(downloadIdle))
+	if iw.hard.Err() != nil { // canceled meanwhile: keep it cut
+		iw.rc.SetWriteDeadline(time.Now())
+	}
+	return iw.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (iw *idleWriter) Unwrap() http.ResponseWriter { return iw.ResponseWriter }
 
 // handleUpload writes the body (UTF-8 text) to a sandbox file with the
 // write_file tool, so the policy applies exactly as for the model.

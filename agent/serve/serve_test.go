@@ -645,3 +645,31 @@ with open('/output/big.bin', 'wb') as f:
 	}
 	a.json("POST", "/v1/execute", ExecuteRequest{Code: "1", Workspace: "w2"}, 200, nil)
 }
+
+// TestShutdownCutsAStalledDownload: a download whose client stopped
+// reading holds its slot only until the grace period is over; then it is
+// cut, and the shutdown completes.
+func TestShutdownCutsAStalledDownload(t *testing.T) {
+	s := newServer(t, func(c *Config) { c.Grace = 100 * time.Millisecond })
+	a := newAPI(t, s)
+	a.json("POST", "/v1/execute", ExecuteRequest{Workspace: "w", Code: "open('/output/big.bin', 'wb').truncate(200 << 20)"}, 200, nil)
+	r, err := http.Get(a.url + "/v1/workspaces/w/files/output/big.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	waitRunning(t, a, 1)
+	done := make(chan struct{})
+	go func() {
+		s.Shutdown()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("shutdown still waits for a download whose client reads nothing")
+	}
+	if n, _ := io.Copy(io.Discard, r.Body); n >= 200<<20 {
+		t.Errorf("the cut download still sent all %d bytes", n)
+	}
+}
