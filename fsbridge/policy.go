@@ -147,7 +147,10 @@ type VirtualMount struct {
 	Fetcher Fetcher
 	// Writable lets the guest write files there: the bytes are handed to
 	// the fetcher's Put method when the guest closes the file. It requires
-	// the Fetcher to implement Putter.
+	// the Fetcher to implement Putter. Until then they are held in host
+	// memory, so they count against the limits as they are written: the
+	// write that would grow an upload past Limits.FileSize fails (and the
+	// upload is not sent).
 	Writable bool
 }
 
