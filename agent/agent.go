@@ -355,7 +355,7 @@ func open(ctx context.Context, cfg Config, id string) (*runner, func(), []Step, 
 			Name: t.Name, Description: openai.String(t.Description), Parameters: params,
 		}))
 	}
-	r.tracker = newTracker(cfg.Box.Sandbox().FS(), trackedRoots(cfg.Box.Policy()))
+	r.tracker = newTracker(cfg.Box.Sandbox().FS(), trackedRoots(cfg.Box.Policy()), trackBudget(cfg.Box.Policy()))
 	unlock, err := r.store.Lock(ctx, id)
 	if err != nil {
 		return nil, nil, nil, err

@@ -29,12 +29,34 @@ type tracker struct {
 	roots []string
 	// state is what the tracked folders held after the last snapshot.
 	state map[string]fileState
+	// budget bounds the bytes a snapshot after the first reads to hash
+	// changed files (0: no bound); see trackBudget.
+	budget   int64
+	baseline bool // the first snapshot is done
 }
 
+// fileState is a tracked file as last seen; sha is empty when the file was
+// not hashed (over the budget), and then never equals another digest.
 type fileState struct {
 	size  int64
 	mtime int64
 	sha   string
+}
+
+// trackBudget is the bytes a snapshot after a run may read to hash the
+// files that changed: what the run could write (the policy's bytes-written
+// limit; growing a file counts its holes). A run that only renames or
+// touches big files cannot make the host read more: past the budget, changed
+// files are recorded with their size only (as Omitted). 0 means no bound.
+func trackBudget(p fsbridge.Policy) int64 {
+	switch l := p.Limits.WriteBytes; {
+	case l == 0:
+		return fsbridge.DefaultWriteBytes
+	case l < 0:
+		return 0
+	default:
+		return l
+	}
 }
 
 // trackedRoots are the guest folders whose changes a task depends on.
@@ -51,8 +73,8 @@ func trackedRoots(p fsbridge.Policy) []string {
 	return roots
 }
 
-func newTracker(fsys experimentalsys.FS, roots []string) *tracker {
-	return &tracker{fsys: fsys, roots: roots, state: map[string]fileState{}}
+func newTracker(fsys experimentalsys.FS, roots []string, budget int64) *tracker {
+	return &tracker{fsys: fsys, roots: roots, state: map[string]fileState{}, budget: budget}
 }
 
 // snapshot walks the tracked folders and returns what changed since the last
@@ -60,11 +82,16 @@ func newTracker(fsys experimentalsys.FS, roots []string) *tracker {
 func (t *tracker) snapshot() ([]FileChange, error) {
 	now := map[string]fileState{}
 	var changes []FileChange
+	left := int64(-1) // no bound
+	if t.baseline && t.budget > 0 {
+		left = t.budget
+	}
 	for _, root := range t.roots {
-		if err := t.walk(root, now, &changes); err != nil {
+		if err := t.walk(root, now, &changes, &left); err != nil {
 			return nil, err
 		}
 	}
+	t.baseline = true
 	for p := range t.state {
 		if _, ok := now[p]; !ok {
 			changes = append(changes, FileChange{Path: p, Deleted: true})
@@ -75,7 +102,9 @@ func (t *tracker) snapshot() ([]FileChange, error) {
 	return changes, nil
 }
 
-func (t *tracker) walk(dir string, now map[string]fileState, changes *[]FileChange) error {
+// walk records the files below dir in now and their changes; left is the
+// bytes it may still read to hash (-1: no bound).
+func (t *tracker) walk(dir string, now map[string]fileState, changes *[]FileChange, left *int64) error {
 	d, errno := t.fsys.OpenFile(dir, experimentalsys.O_RDONLY|experimentalsys.O_DIRECTORY, 0)
 	if errno == experimentalsys.ENOENT {
 		return nil
@@ -99,7 +128,7 @@ func (t *tracker) walk(dir string, now map[string]fileState, changes *[]FileChan
 		}
 		switch {
 		case st.Mode.IsDir():
-			if err := t.walk(p, now, changes); err != nil {
+			if err := t.walk(p, now, changes, left); err != nil {
 				return err
 			}
 		case st.Mode.IsRegular():
@@ -108,18 +137,25 @@ func (t *tracker) walk(dir string, now map[string]fileState, changes *[]FileChan
 				now[p] = old
 				continue
 			}
-			data, err := t.read(p, st.Size)
+			if *left >= 0 && st.Size > *left {
+				now[p] = fileState{size: st.Size, mtime: st.Mtim}
+				*changes = append(*changes, FileChange{Path: p, Size: st.Size, Omitted: true})
+				continue
+			}
+			sha, size, data, err := t.digest(p)
 			if err != nil {
 				return err
 			}
-			sum := sha256.Sum256(data)
-			fst := fileState{size: int64(len(data)), mtime: st.Mtim, sha: hex.EncodeToString(sum[:])}
+			if *left >= 0 {
+				*left = max(0, *left-size)
+			}
+			fst := fileState{size: size, mtime: st.Mtim, sha: sha}
 			now[p] = fst
 			if seen && old.sha == fst.sha {
 				continue // touched, not changed
 			}
 			c := FileChange{Path: p, Size: fst.size, SHA256: fst.sha}
-			if fst.size > MaxStoredFile {
+			if data == nil {
 				c.Omitted = true
 			} else {
 				c.Content = data
@@ -130,27 +166,45 @@ func (t *tracker) walk(dir string, now map[string]fileState, changes *[]FileChan
 	return nil
 }
 
-func (t *tracker) read(p string, size int64) ([]byte, error) {
-	// O_NOFOLLOW: the walk found a regular file; if a link replaced it
-	// since, it is not followed.
+// digest reads p through, streaming it into its hash, and returns the hex
+// digest, the size read, and the content if the file is no bigger than
+// MaxStoredFile (nil otherwise: a big file is never held whole). It opens
+// with O_NOFOLLOW: the walk found a regular file; if a link replaced it
+// since, it is not followed.
+func (t *tracker) digest(p string) (sha string, size int64, content []byte, err error) {
 	f, errno := t.fsys.OpenFile(p, experimentalsys.O_RDONLY|experimentalsys.O_NOFOLLOW, 0)
 	if errno != 0 {
-		return nil, fmt.Errorf("agent: read %s: %w", p, errno)
+		return "", 0, nil, fmt.Errorf("agent: read %s: %w", p, errno)
 	}
 	defer f.Close()
+	h := sha256.New()
 	var buf bytes.Buffer
-	buf.Grow(int(min(size, MaxStoredFile)) + 1)
+	keep := true
 	chunk := make([]byte, 256<<10)
 	for {
 		n, errno := f.Read(chunk)
-		buf.Write(chunk[:n])
+		h.Write(chunk[:n])
+		size += int64(n)
+		if keep && size <= MaxStoredFile {
+			buf.Write(chunk[:n])
+		} else if keep {
+			keep = false
+			buf = bytes.Buffer{}
+		}
 		if errno != 0 {
-			return nil, fmt.Errorf("agent: read %s: %w", p, errno)
+			return "", 0, nil, fmt.Errorf("agent: read %s: %w", p, errno)
 		}
 		if n == 0 {
-			return buf.Bytes(), nil
+			break
 		}
 	}
+	if keep {
+		content = buf.Bytes()
+		if content == nil {
+			content = []byte{}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), size, content, nil
 }
 
 // restoreReport says what a resume did with the files the task had changed.
@@ -213,12 +267,15 @@ func (t *tracker) restore(ctx context.Context, sb *fsbridge.Sandbox, want map[st
 		case st.Size != c.Size:
 			rep.Changed = append(rep.Changed, p)
 		default:
-			data, err := t.read(p, st.Size)
+			if c.SHA256 == "" {
+				continue // recorded by size only (past the hashing budget): no way to tell
+			}
+			sha, _, _, err := t.digest(p)
 			if err != nil {
 				rep.Problems = append(rep.Problems, fmt.Sprintf("%s could not be checked: %v", p, err))
 				continue
 			}
-			if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != c.SHA256 {
+			if sha != c.SHA256 {
 				rep.Changed = append(rep.Changed, p)
 			}
 		}

@@ -23,7 +23,9 @@ type Artifact struct {
 	// (net/http.DetectContentType) when the extension is unknown, e.g.
 	// "image/png" or "text/plain; charset=utf-8".
 	MIME string
-	// SHA256 is the hex digest of the content.
+	// SHA256 is the hex digest of the content. It is empty for a file
+	// left unhashed because the run's artifacts were bigger in total than
+	// the bytes the run could write (see Sandbox.Artifacts).
 	SHA256 string
 	// HostPath is where the file is on the host. With a temporary /output
 	// it lives until Sandbox.Close.
@@ -96,6 +98,12 @@ func (s *Sandbox) snapshotOutput() (map[string]fileMeta, error) {
 // path. A file counts as changed if the guest opened it for writing, or
 // its size, modification time, inode or mode differ from the snapshot.
 // Files deleted during the run are not reported.
+//
+// The work is bounded by what the run could write: the files are hashed
+// until their total size reaches the bytes-written limit (Limits.WriteBytes);
+// files past it are reported with their size and media type and an empty
+// SHA256. (A run grows files by at most that much, holes included, so only
+// files it renamed or merely touched can go past it.)
 func (s *Sandbox) Artifacts() ([]Artifact, error) {
 	be := s.outputBackend()
 	if be == nil {
@@ -105,12 +113,17 @@ func (s *Sandbox) Artifacts() ([]Artifact, error) {
 	snap, dirty := s.outSnap, s.outDirty
 	s.mu.Unlock()
 	var out []Artifact
+	budget := s.limits.WriteBytes // < 0: no limit
 	err := s.walkOutput(func(rel string, fi fs.FileInfo) error {
 		old, seen := snap[rel]
 		if seen && !dirty[rel] && old == metaOf(be, rel, fi) {
 			return nil
 		}
-		a, err := s.artifact(be, rel)
+		hash := budget < 0 || fi.Size() <= budget
+		if hash && budget >= 0 {
+			budget -= fi.Size()
+		}
+		a, err := s.artifact(be, rel, hash)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil // deleted meanwhile
 		}
@@ -124,55 +137,81 @@ func (s *Sandbox) Artifacts() ([]Artifact, error) {
 	return out, err
 }
 
-func (s *Sandbox) artifact(be *rootBackend, rel string) (Artifact, error) {
-	f, _, err := openNoFollow(be, rel)
+// artifact describes one file; with hash, it reads the file whole to hash
+// it (never more than its size when opened), else only its first bytes.
+func (s *Sandbox) artifact(be *rootBackend, rel string, hash bool) (Artifact, error) {
+	f, fi, err := openNoFollow(be, rel)
 	if err != nil {
 		return Artifact{}, err
 	}
 	defer f.Close()
-	h := sha256.New()
 	head := make([]byte, 512)
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
+	a := Artifact{
+		Path:     s.output.gpath(rel),
+		Size:     fi.Size(),
+		MIME:     DetectMIME(rel, head),
+		HostPath: filepath.Join(s.output.host, filepath.FromSlash(rel)),
+	}
+	if !hash {
+		return a, nil
+	}
+	h := sha256.New()
 	h.Write(head)
-	size, err := io.Copy(h, f)
+	size, err := io.Copy(h, io.LimitReader(f, max(0, fi.Size()-int64(n))))
 	if err != nil {
 		return Artifact{}, err
 	}
-	return Artifact{
-		Path:     s.output.gpath(rel),
-		Size:     size + int64(n),
-		MIME:     DetectMIME(rel, head),
-		SHA256:   hex.EncodeToString(h.Sum(nil)),
-		HostPath: filepath.Join(s.output.host, filepath.FromSlash(rel)),
-	}, nil
+	a.Size, a.SHA256 = size+int64(n), hex.EncodeToString(h.Sum(nil))
+	return a, nil
 }
 
 // ReadArtifact returns the content of a file under /output, by guest path
-// (e.g. Artifact.Path). It follows no symbolic link: a path that is one, or
-// passes through one, is refused (a host program may have put a link
-// there; the guest cannot).
+// (e.g. Artifact.Path). It opens the file as OpenArtifact does. It holds the
+// whole file in memory: to send a file on, use OpenArtifact and stream it.
 func (s *Sandbox) ReadArtifact(guestPath string) ([]byte, error) {
-	be := s.outputBackend()
-	if be == nil {
-		return nil, errors.New("this sandbox has no /output")
-	}
-	g := guestAbs(guestPath)
-	m, rel := s.mountFor(g)
-	if m != s.output {
-		return nil, &Denial{Op: "read", Path: g, Reason: "is not under " + s.output.guest,
-			Message: "read denied: " + g + " is not under " + s.output.guest, Errno: "EACCES"}
-	}
-	f, _, err := openNoFollow(be, rel)
-	if errors.Is(err, errLinkInOutput) {
-		return nil, &Denial{Op: "read", Path: g, Reason: errLinkInOutput.Error(),
-			Message: "read denied: " + g + " " + errLinkInOutput.Error(), Errno: "ELOOP"}
-	}
+	f, _, err := s.OpenArtifact(guestPath)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	return io.ReadAll(f)
+}
+
+// ArtifactFile is an artifact opened for reading (OpenArtifact): it can be
+// read, read at offsets and seeked, as http.ServeContent needs.
+type ArtifactFile interface {
+	io.ReadSeekCloser
+	io.ReaderAt
+}
+
+// OpenArtifact opens a regular file under /output for reading, by guest path
+// (e.g. Artifact.Path), and returns it with its info, for streaming it on
+// (http.ServeContent). It follows no symbolic link, in the path or at its
+// end: every component is checked not to be one, and the opened file must
+// be the one checked; the open itself goes through the folder's os.Root, so
+// nothing can lead it out of /output. The caller closes the file.
+func (s *Sandbox) OpenArtifact(guestPath string) (ArtifactFile, fs.FileInfo, error) {
+	be := s.outputBackend()
+	if be == nil {
+		return nil, nil, errors.New("this sandbox has no /output")
+	}
+	g := guestAbs(guestPath)
+	m, rel := s.mountFor(g)
+	if m != s.output || rel == "." {
+		return nil, nil, &Denial{Op: "read", Path: g, Reason: "is not a file under " + s.output.guest,
+			Message: "read denied: " + g + " is not a file under " + s.output.guest, Errno: "EACCES"}
+	}
+	f, fi, err := openNoFollow(be, rel)
+	if errors.Is(err, errLinkInOutput) {
+		return nil, nil, &Denial{Op: "read", Path: g, Reason: errLinkInOutput.Error(),
+			Message: "read denied: " + g + " " + errLinkInOutput.Error(), Errno: "ELOOP"}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, fi, nil
 }
 
 // mimeByExt is a fixed table, so results do not depend on the host's

@@ -8,10 +8,12 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/spf13/afero"
+	"github.com/spf13/afero/mem"
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 	wsys "github.com/tetratelabs/wazero/sys"
 )
@@ -143,14 +145,77 @@ func (b *rootBackend) statT(_ string, fi fs.FileInfo) wsys.Stat_t { return wsys.
 // memBackend is an in-memory tree (afero.MemMapFs) with the POSIX checks
 // MemMapFs lacks: parents must exist, folders must be empty to be removed,
 // files and folders do not replace each other on rename.
+//
+// File content is not kept in MemMapFs but in memData (sparse chunks),
+// keyed by MemMapFs's per-file record, which a rename keeps; acct counts
+// the bytes all content holds.
 type memBackend struct {
 	fs  *afero.MemMapFs
 	dev uint64
+
+	acct    memAccount
+	mu      sync.Mutex
+	content map[*mem.FileData]*memData
 }
 
 func newMemBackend(id string) *memBackend {
-	return &memBackend{fs: afero.NewMemMapFs().(*afero.MemMapFs), dev: hash64("dev:" + id)}
+	return &memBackend{fs: afero.NewMemMapFs().(*afero.MemMapFs), dev: hash64("dev:" + id), content: map[*mem.FileData]*memData{}}
 }
+
+// dataOf returns the content of the file whose record is meta, made empty
+// if it has none yet.
+func (b *memBackend) dataOf(meta *mem.FileData) *memData {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	d := b.content[meta]
+	if d == nil {
+		d = newMemData(&b.acct)
+		b.content[meta] = d
+	}
+	return d
+}
+
+// withSize gives a MemMapFs info of a file the size of its content.
+func (b *memBackend) withSize(fi fs.FileInfo) fs.FileInfo {
+	mi, ok := fi.(*mem.FileInfo)
+	if !ok || fi.IsDir() {
+		return fi
+	}
+	b.mu.Lock()
+	d := b.content[mi.FileData]
+	b.mu.Unlock()
+	var size int64
+	if d != nil {
+		size = d.Size()
+	}
+	return memInfo{FileInfo: fi, size: size}
+}
+
+// unlinked drops the content of a file no longer named: at once, or when
+// its last open handle closes.
+func (b *memBackend) unlinked(fi fs.FileInfo) {
+	mi, ok := fi.(*mem.FileInfo)
+	if !ok {
+		return
+	}
+	b.mu.Lock()
+	d := b.content[mi.FileData]
+	delete(b.content, mi.FileData)
+	b.mu.Unlock()
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	d.unlinked = true
+	idle := d.open == 0
+	d.mu.Unlock()
+	if idle {
+		d.free()
+	}
+}
+
+// allocated is the bytes of file content the tree holds.
+func (b *memBackend) allocated() int64 { return b.acct.allocated.Load() }
 
 func memName(name string) string {
 	if name == "." || name == "" {
@@ -196,11 +261,31 @@ func (b *memBackend) open(name string, flag int, perm fs.FileMode) (afero.File, 
 	}
 	// MemMapFs hands out a read-only handle only for exactly O_RDONLY;
 	// access modes are enforced by the sys.File adapter anyway.
-	return b.fs.OpenFile(memName(name), flag&^os.O_APPEND, perm)
+	f, err := b.fs.OpenFile(memName(name), flag&^os.O_APPEND, perm)
+	if err != nil {
+		return nil, err
+	}
+	mf, ok := f.(*mem.File)
+	if !ok || mf.Info().IsDir() {
+		return f, nil
+	}
+	// The MemMapFs handle is dropped, not closed: closing it would
+	// change the modification time.
+	d := b.dataOf(mf.Data())
+	if flag&os.O_TRUNC != 0 && flag&(os.O_WRONLY|os.O_RDWR) != 0 {
+		d.truncate(0)
+	}
+	return newMemHandle(mf.Data(), d), nil
 }
 
-func (b *memBackend) stat(name string) (fs.FileInfo, error)  { return b.fs.Stat(memName(name)) }
-func (b *memBackend) lstat(name string) (fs.FileInfo, error) { return b.fs.Stat(memName(name)) }
+func (b *memBackend) stat(name string) (fs.FileInfo, error) {
+	fi, err := b.fs.Stat(memName(name))
+	if err != nil {
+		return nil, err
+	}
+	return b.withSize(fi), nil
+}
+func (b *memBackend) lstat(name string) (fs.FileInfo, error) { return b.stat(name) }
 
 func (b *memBackend) mkdir(name string, perm fs.FileMode) error {
 	if _, err := b.fs.Stat(memName(name)); err == nil {
@@ -227,7 +312,13 @@ func (b *memBackend) remove(name string) error {
 			return pathErr("remove", name, syscall.ENOTEMPTY)
 		}
 	}
-	return b.fs.Remove(memName(name))
+	if err := b.fs.Remove(memName(name)); err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		b.unlinked(fi)
+	}
+	return nil
 }
 
 func (b *memBackend) rename(from, to string) error {
@@ -306,6 +397,9 @@ func (b *memBackend) readDir(name string) ([]fs.FileInfo, error) {
 		return nil, err
 	}
 	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	for i, fi := range ents {
+		ents[i] = b.withSize(fi)
+	}
 	return ents, nil
 }
 
@@ -319,7 +413,17 @@ func (b *memBackend) statT(name string, fi fs.FileInfo) wsys.Stat_t {
 	return st
 }
 
-func (b *memBackend) close() error { return nil }
+// close drops all content.
+func (b *memBackend) close() error {
+	b.mu.Lock()
+	all := b.content
+	b.content = map[*mem.FileData]*memData{}
+	b.mu.Unlock()
+	for _, d := range all {
+		d.free()
+	}
+	return nil
+}
 
 // hash64 is a non-zero 64-bit hash, for inode numbers of trees that have
 // none (wasi-libc treats inode 0 as "unknown", and Python's shutil treats

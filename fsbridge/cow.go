@@ -205,8 +205,15 @@ func (c *cowMount) ensureUpperDir(rel string) error {
 
 // copyUp makes rel (a file or folder of the merged view) exist in the upper
 // folder. Files are copied with their mode and modification time; the host
-// file is only read.
-func (c *cowMount) copyUp(rel string) error {
+// file is only read. The copy is a write of the guest's: its bytes count
+// against the bytes written per run, and a copy that would exceed it is
+// refused before anything is copied. copyUp(rel) copies the content;
+// copyUpEmpty is for an open that truncates the file anyway.
+func (c *cowMount) copyUp(rel string) error { return c.copyUpData(rel, true) }
+
+func (c *cowMount) copyUpEmpty(rel string) error { return c.copyUpData(rel, false) }
+
+func (c *cowMount) copyUpData(rel string, content bool) error {
 	if _, err := c.upper.lstat(rel); err == nil {
 		return nil
 	}
@@ -225,13 +232,29 @@ func (c *cowMount) copyUp(rel string) error {
 		return err
 	}
 	defer src.Close()
+	var size int64
+	if content {
+		// The size of the open file, not of the earlier stat: the copy
+		// reads no more than was admitted even if the host file grows.
+		sfi, err := src.Stat()
+		if err != nil {
+			return err
+		}
+		size = sfi.Size()
+		if err := c.m.s.reserveWrite(c.m.gpath(rel), size,
+			fmt.Sprintf("must first be copied to the copy-on-write layer (%d bytes)", size)); err != nil {
+			return err
+		}
+	}
 	dst, err := c.upper.open(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, lfi.Mode().Perm()|0o200)
 	if err != nil {
+		c.m.s.chargeWrite(-size)
 		return err
 	}
-	if _, err := io.Copy(dst, src); err != nil {
+	if _, err := io.CopyN(dst, src, size); err != nil && !errors.Is(err, io.EOF) {
 		dst.Close()
 		c.upper.remove(rel)
+		c.m.s.chargeWrite(-size)
 		return err
 	}
 	if err := dst.Close(); err != nil {
@@ -330,7 +353,11 @@ func (c *cowMount) open(rel string, oflag experimentalsys.Oflag, perm fs.FileMod
 		return nil, syscall.EEXIST
 	}
 	if exists && be != backend(c.upper) {
-		if err := c.copyUp(rel); err != nil {
+		copyUp := c.copyUp
+		if _, w := accessOf(oflag); w && oflag&experimentalsys.O_TRUNC != 0 {
+			copyUp = c.copyUpEmpty // the content would be cut at once
+		}
+		if err := copyUp(rel); err != nil {
 			return nil, c.m.hostErr("write", rel, err)
 		}
 	}

@@ -12,7 +12,9 @@
 //     whiteouts; the host folder is never written;
 //   - /output: writable; what a run creates or changes there comes back as
 //     Artifacts;
-//   - /tmp: in memory (afero.MemMapFs), private, gone with the Sandbox;
+//   - /tmp: in memory, private, gone with the Sandbox; file content is
+//     stored sparsely (4 KiB chunks where the guest wrote, holes cost
+//     nothing) and counted;
 //   - virtual folders (VirtualMount, e.g. /network): reading a file calls
 //     the operator's Fetcher (HTTPFetcher: an allowlist of URLs) — the
 //     guest's only network;
@@ -24,7 +26,14 @@
 // /output, /tmp)"); Sandbox.Explain gives the runtime the message for the
 // path of a failed call, so that the Python exception can carry it.
 // Writes are bounded by Limits (bytes per run, files per run, file size,
-// open files).
+// open files), counted as what they cost the host, not as what the guest
+// asked: growing a host file counts its holes (the host reads them back
+// after the run: artifacts and change tracking hash changed files, within
+// the same budget); a /tmp write counts the chunks it allocates; a
+// copy-on-write copy-up counts the bytes it copies; an upload counts as it
+// is written (it is held in memory until sent); every open descriptor,
+// /dev/null and folders included, takes an open-files slot; /tmp never
+// holds more than one run may write.
 //
 // # What fsbridge must never do
 //

@@ -41,6 +41,14 @@ type Putter interface {
 	Put(ctx context.Context, name string, data []byte) error
 }
 
+// ReaderPutter is implemented by Putters that can stream an upload: the
+// guest's bytes are then handed over as a reader of exactly size bytes
+// instead of one slice, and the host never holds a second copy of them.
+type ReaderPutter interface {
+	Putter
+	PutReader(ctx context.Context, name string, r io.Reader, size int64) error
+}
+
 // Lister is implemented by fetchers that can say which names they serve,
 // so that the guest can list the virtual folder. Names may contain "/" to
 // describe subfolders ("geo/city" makes "geo" a folder). Without a Lister,
@@ -202,7 +210,8 @@ var sameHostClient = &http.Client{
 	},
 }
 
-func (h *HTTPFetcher) do(ctx context.Context, method, name string, body []byte) ([]byte, error) {
+// do sends a request; body (of size bytes) is nil for none.
+func (h *HTTPFetcher) do(ctx context.Context, method, name string, body io.Reader, size int64) ([]byte, error) {
 	u, ok := h.URL(name)
 	if !ok {
 		return nil, &FetchError{Name: name, Err: fmt.Errorf("%w: %q is not in the allowlist", fs.ErrNotExist, name)}
@@ -217,13 +226,18 @@ func (h *HTTPFetcher) do(ctx context.Context, method, name string, body []byte) 
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
+	req, err := http.NewRequestWithContext(ctx, method, u, body)
 	if err != nil {
 		return nil, &FetchError{Name: name, Method: method, URL: u, Err: err}
+	}
+	if body != nil {
+		req.ContentLength = size
+		if size == 0 {
+			req.Body = http.NoBody
+		}
+		if ra, ok := body.(io.ReaderAt); ok { // a redirect can send it again
+			req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(io.NewSectionReader(ra, 0, size)), nil }
+		}
 	}
 	for k, vs := range h.Header {
 		for _, v := range vs {
@@ -261,18 +275,20 @@ func (h *HTTPFetcher) do(ctx context.Context, method, name string, body []byte) 
 
 // Fetch GETs the URL name maps to.
 func (h *HTTPFetcher) Fetch(ctx context.Context, name string) ([]byte, error) {
-	return h.do(ctx, http.MethodGet, name, nil)
+	return h.do(ctx, http.MethodGet, name, nil, 0)
 }
 
 // Put sends data with PutMethod to the URL name maps to.
 func (h *HTTPFetcher) Put(ctx context.Context, name string, data []byte) error {
+	return h.PutReader(ctx, name, bytes.NewReader(data), int64(len(data)))
+}
+
+// PutReader implements ReaderPutter: it sends size bytes from r, streamed.
+func (h *HTTPFetcher) PutReader(ctx context.Context, name string, r io.Reader, size int64) error {
 	m := h.PutMethod
 	if m == "" {
 		m = http.MethodPut
 	}
-	if data == nil {
-		data = []byte{}
-	}
-	_, err := h.do(ctx, m, name, data)
+	_, err := h.do(ctx, m, name, r, size)
 	return err
 }

@@ -2,6 +2,7 @@ package fsbridge
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"sync"
@@ -45,6 +46,9 @@ type regFile struct {
 	closed  bool
 	wrote   bool
 	release func() // gives back the open-files slot
+	// refused is the message of the last write the limits refused, so
+	// that an upload cut short is not sent.
+	refused string
 }
 
 var _ experimentalsys.File = (*regFile)(nil)
@@ -136,21 +140,48 @@ func (f *regFile) size() (int64, experimentalsys.Errno) {
 	return fi.Size(), 0
 }
 
-// admit checks a write of n bytes ending at end against the limits.
-func (f *regFile) admit(end int64, n int) experimentalsys.Errno {
+// writeCoster is implemented by files that know what a change costs the
+// host (in-memory files, which store holes for free but allocate whole
+// chunks).
+type writeCoster interface {
+	writeCost(off, n int64) int64
+}
+
+// cost is what writing n bytes at off (n == 0: truncating the file to off)
+// counts against the bytes written per run. Decision: for a host file it is
+// the bytes written or, if more, how much the file grows, holes included:
+// a seek far past the end followed by a one-byte write makes a file whose
+// every byte the host reads back after the run (artifacts and change
+// tracking hash it), so the run pays for all of it, and what the host
+// reads after a run is bounded by what the guest was allowed to write.
+func (f *regFile) cost(off, n int64) (int64, experimentalsys.Errno) {
+	if wc, ok := f.f.(writeCoster); ok {
+		return wc.writeCost(off, n), 0
+	}
+	size, errno := f.size()
+	if errno != 0 {
+		return 0, errno
+	}
+	return max(n, off+n-size), 0
+}
+
+// admit checks a change ending at end that costs cost (see regFile.cost)
+// against the limits.
+func (f *regFile) admit(end, cost int64) experimentalsys.Errno {
 	if !f.limited {
 		return 0
 	}
-	if err := f.s.admitWrite(f.guest, end, int64(n)); err != nil {
+	if err := f.s.admitWrite(f.guest, end, cost); err != nil {
+		f.refused = err.Error()
 		return f.s.fail(err)
 	}
 	return 0
 }
 
-// changed records n bytes written (n may be 0 for a shrinking truncate).
-func (f *regFile) changed(n int) {
-	if f.limited && n > 0 {
-		f.s.chargeWrite(int64(n))
+// changed records a change that cost cost (0 for a shrinking truncate).
+func (f *regFile) changed(cost int64) {
+	if f.limited && cost > 0 {
+		f.s.chargeWrite(cost)
 	}
 	if !f.wrote {
 		f.wrote = true
@@ -158,6 +189,35 @@ func (f *regFile) changed(n int) {
 			f.onWrite()
 		}
 	}
+}
+
+// writeAt admits, performs and charges a write of buf at off; do writes.
+func (f *regFile) writeAt(buf []byte, off int64, do func() (int, error)) (int, experimentalsys.Errno) {
+	n := int64(len(buf))
+	var cost int64
+	if f.limited {
+		var errno experimentalsys.Errno
+		if cost, errno = f.cost(off, n); errno != 0 {
+			return 0, errno
+		}
+	}
+	if errno := f.admit(off+n, cost); errno != 0 {
+		return 0, errno
+	}
+	if mh, ok := f.f.(*memHandle); ok && f.limited && mh.data.acct.limit > 0 {
+		acct := mh.data.acct
+		if need := mh.data.newBytes(off, n); need > 0 && acct.allocated.Load()+need > acct.limit {
+			err := deny("write", f.guest, fmt.Sprintf("is on %s, which is full (it may hold %s, the limit of bytes written per run, and holds %s); delete files there to make room",
+				f.m.guest, formatBytes(acct.limit), formatBytes(acct.allocated.Load())), experimentalsys.EIO, "ENOSPC")
+			f.refused = err.Error()
+			return 0, f.s.fail(err)
+		}
+	}
+	w, err := do()
+	if w > 0 {
+		f.changed(cost)
+	}
+	return w, errnoOf(err)
 }
 
 func (f *regFile) Write(buf []byte) (int, experimentalsys.Errno) {
@@ -177,14 +237,7 @@ func (f *regFile) Write(buf []byte) (int, experimentalsys.Errno) {
 	if err != nil {
 		return 0, errnoOf(err)
 	}
-	if errno := f.admit(off+int64(len(buf)), len(buf)); errno != 0 {
-		return 0, errno
-	}
-	n, err := f.f.Write(buf)
-	if n > 0 {
-		f.changed(n)
-	}
-	return n, errnoOf(err)
+	return f.writeAt(buf, off, func() (int, error) { return f.f.Write(buf) })
 }
 
 func (f *regFile) Pwrite(buf []byte, off int64) (int, experimentalsys.Errno) {
@@ -197,14 +250,7 @@ func (f *regFile) Pwrite(buf []byte, off int64) (int, experimentalsys.Errno) {
 	if len(buf) == 0 {
 		return 0, 0
 	}
-	if errno := f.admit(off+int64(len(buf)), len(buf)); errno != 0 {
-		return 0, errno
-	}
-	n, err := f.f.WriteAt(buf, off)
-	if n > 0 {
-		f.changed(n)
-	}
-	return n, errnoOf(err)
+	return f.writeAt(buf, off, func() (int, error) { return f.f.WriteAt(buf, off) })
 }
 
 func (f *regFile) Truncate(size int64) experimentalsys.Errno {
@@ -218,18 +264,22 @@ func (f *regFile) Truncate(size int64) experimentalsys.Errno {
 	if errno != 0 {
 		return errno
 	}
+	var cost int64
 	if size > cur {
-		if errno := f.admit(size, int(size-cur)); errno != 0 {
+		if wc, ok := f.f.(writeCoster); ok {
+			cost = wc.writeCost(size, 0)
+		} else {
+			cost = size - cur
+		}
+		if errno := f.admit(size, cost); errno != 0 {
 			return errno
 		}
 	}
 	if err := f.f.Truncate(size); err != nil {
 		return errnoOf(err)
 	}
-	if size > cur {
-		f.changed(int(size - cur))
-	} else if size != cur {
-		f.changed(0)
+	if size != cur {
+		f.changed(cost)
 	}
 	return 0
 }

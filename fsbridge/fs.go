@@ -95,16 +95,32 @@ func (f *sandboxFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileM
 		op = "write"
 	}
 	if m == nil && g == devNull {
-		return nullFile{}, 0
+		release, err := s.acquireOpen(g)
+		if err != nil {
+			return nil, s.fail(err)
+		}
+		return &nullFile{release: release}, 0
 	}
 	if m == nil {
 		if s.isSynth(g) {
 			if write {
 				return nil, experimentalsys.EISDIR
 			}
-			// Never fails: wazero panics if opening the root fails with
-			// anything but ENOENT, so no open-files limit here.
-			return s.synthDir(g), 0
+			// Open folders count against the open-files limit like
+			// everything else. wazero panics if its own (lazy) open of
+			// the root fails with anything but ENOENT, so a refused open
+			// of "/" says ENOENT; the denial still explains it.
+			release, err := s.acquireOpen(g)
+			if err != nil {
+				errno := s.fail(err)
+				if g == "/" {
+					errno = experimentalsys.ENOENT
+				}
+				return nil, errno
+			}
+			d := s.synthDir(g).(*dirFile)
+			d.release = release
+			return d, 0
 		}
 		if !write && (quietProbes[g] || pseudoFile(g)) {
 			return nil, experimentalsys.ENOENT
@@ -335,8 +351,10 @@ const devNull = "/dev/null"
 
 var nullStat = wsys.Stat_t{Dev: hash64("dev:null"), Ino: 1, Mode: fs.ModeDevice | fs.ModeCharDevice | 0o666, Nlink: 1}
 
+// nullFile is an open /dev/null. It holds an open-files slot until closed.
 type nullFile struct {
 	experimentalsys.UnimplementedFile
+	release func()
 }
 
 func (nullFile) Dev() (uint64, experimentalsys.Errno)             { return nullStat.Dev, 0 }
@@ -356,4 +374,7 @@ func (nullFile) Truncate(int64) experimentalsys.Errno       { return 0 }
 func (nullFile) Sync() experimentalsys.Errno                { return 0 }
 func (nullFile) Datasync() experimentalsys.Errno            { return 0 }
 func (nullFile) Utimens(int64, int64) experimentalsys.Errno { return 0 }
-func (nullFile) Close() experimentalsys.Errno               { return 0 }
+func (f *nullFile) Close() experimentalsys.Errno {
+	f.release() // gives the slot back once, however often it is called
+	return 0
+}

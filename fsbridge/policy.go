@@ -147,7 +147,10 @@ type VirtualMount struct {
 	Fetcher Fetcher
 	// Writable lets the guest write files there: the bytes are handed to
 	// the fetcher's Put method when the guest closes the file. It requires
-	// the Fetcher to implement Putter.
+	// the Fetcher to implement Putter. Until then they are held in host
+	// memory, so they count against the limits as they are written: the
+	// write that would grow an upload past Limits.FileSize fails (and the
+	// upload is not sent).
 	Writable bool
 }
 
@@ -156,7 +159,11 @@ type VirtualMount struct {
 // limit.
 type Limits struct {
 	// WriteBytes caps the bytes written per run (between two BeginRun
-	// calls), over all files. Default 1 GiB.
+	// calls), over all files. Growing a file counts its growth even where
+	// nothing is written (a hole is read back after the run), and in /tmp
+	// a write counts the memory it allocates if that is more. It also caps
+	// what the in-memory /tmp holds at any time, over all runs. Default
+	// 1 GiB.
 	WriteBytes int64
 	// Files caps the files and folders created per run. Default 10000.
 	Files int

@@ -107,7 +107,11 @@ func New(p Policy) (*Sandbox, error) {
 				return nil, fmt.Errorf("mount %s: %w", pm.guest, err)
 			}
 		case kindTmp:
-			m.ops = &plainMount{m: m, be: newMemBackend(fmt.Sprintf("%p%s", s, pm.guest))}
+			// What /tmp holds stays in host memory across the runs of a
+			// session: it may hold at most what one run may write.
+			mb := newMemBackend(fmt.Sprintf("%p%s", s, pm.guest))
+			mb.acct.limit = max(0, s.limits.WriteBytes)
+			m.ops = &plainMount{m: m, be: mb}
 		case kindVirtual:
 			m.writableVirtual = pm.virtual.Writable
 			m.ops = newVirtualMount(m, pm.virtual)
@@ -284,8 +288,25 @@ func (s *Sandbox) admitWrite(guest string, end, n int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if l.WriteBytes > 0 && s.written+n > l.WriteBytes {
-		return deny("write", guest, fmt.Sprintf("would exceed the limit of %s written per run", formatBytes(l.WriteBytes)), experimentalsys.EIO, "EDQUOT")
+		return deny("write", guest, fmt.Sprintf("would exceed the limit of %s written per run (%s written so far)",
+			formatBytes(l.WriteBytes), formatBytes(s.written)), experimentalsys.EIO, "EDQUOT")
 	}
+	return nil
+}
+
+// reserveWrite checks that n more bytes fit the bytes written per run and
+// charges them (give them back with chargeWrite(-n) if the write does not
+// happen). why says what the bytes are for, as the end of a sentence that
+// starts with the guest path.
+func (s *Sandbox) reserveWrite(guest string, n int64, why string) error {
+	l := s.limits
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l.WriteBytes > 0 && s.written+n > l.WriteBytes {
+		return deny("write", guest, fmt.Sprintf("%s, which would exceed the limit of %s written per run (%s written so far)",
+			why, formatBytes(l.WriteBytes), formatBytes(s.written)), experimentalsys.EIO, "EDQUOT")
+	}
+	s.written += n
 	return nil
 }
 

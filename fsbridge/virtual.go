@@ -176,9 +176,11 @@ func (v *virtualMount) open(rel string, oflag experimentalsys.Oflag, _ fs.FileMo
 	if err != nil {
 		return nil, err
 	}
-	data := mem.CreateFile(rel)
-	mem.SetMode(data, v.fileMode())
-	h := mem.NewFileHandle(data)
+	meta := mem.CreateFile(rel)
+	mem.SetMode(meta, v.fileMode())
+	mem.SetModTime(meta, time.Now())
+	content := newMemData(&memAccount{})
+	h := newMemHandle(meta, content)
 	r, w := accessOf(oflag)
 	f := &regFile{
 		s: v.m.s, m: v.m, guest: v.m.gpath(rel), f: h,
@@ -195,23 +197,35 @@ func (v *virtualMount) open(rel string, oflag experimentalsys.Oflag, _ fs.FileMo
 			release()
 			return nil, err
 		}
-		h.Write(b)
-		h.Seek(0, io.SeekStart)
+		content.writeAt(b, 0)
 		return f, nil
 	}
 	// An upload: the guest's bytes go to Put when it closes the file.
 	// Without O_TRUNC or O_APPEND the file starts empty anyway: there is
-	// no partial update of a remote file.
+	// no partial update of a remote file. The bytes are held in host
+	// memory until then, so they count against the limits as they are
+	// written, like any write: the write that would grow the upload past
+	// the file size limit fails, naming the path and the limit.
 	putter := v.v.Fetcher.(Putter)
 	max := v.m.s.limits.FileSize
-	f.limited = false
+	f.limited = true
 	f.onClose = func() error {
-		h.Seek(0, io.SeekStart)
-		b, _ := io.ReadAll(h)
-		if max > 0 && int64(len(b)) > max {
-			return deny("upload", v.m.gpath(rel), fmt.Sprintf("is %d bytes, over the file size limit of %s", len(b), formatBytes(max)), experimentalsys.EIO, "EFBIG")
+		if f.refused != "" {
+			content.free()
+			return failure("upload", v.m.gpath(rel), "not sent, a write to it was refused: "+f.refused, experimentalsys.EIO, "EFBIG")
 		}
-		if err := putter.Put(v.m.s.ctx(), rel, b); err != nil {
+		defer content.free()
+		size := content.Size()
+		if max > 0 && size > max {
+			return deny("upload", v.m.gpath(rel), fmt.Sprintf("is %d bytes, over the file size limit of %s", size, formatBytes(max)), experimentalsys.EIO, "EFBIG")
+		}
+		var err error
+		if rp, ok := putter.(ReaderPutter); ok {
+			err = rp.PutReader(v.m.s.ctx(), rel, io.NewSectionReader(content, 0, size), size)
+		} else {
+			err = putter.Put(v.m.s.ctx(), rel, content.bytes())
+		}
+		if err != nil {
 			return fetchDenial("upload", v.m.gpath(rel), err)
 		}
 		return nil

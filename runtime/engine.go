@@ -116,6 +116,12 @@ type Engine struct {
 	poolDone chan struct{}
 }
 
+// guestFeatures are the WebAssembly features the interpreter is built with
+// (see scripts/build-runtime.sh). Exception handling (the standard exnref
+// encoding) carries setjmp/longjmp in libjpeg and FreeType, and C++
+// exceptions (docs/runtime-bundle.md, "C++ exceptions").
+const guestFeatures = api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling
+
 // NewEngine compiles the interpreter, using the compilation cache when one is
 // configured. It is the slow step (seconds on a cold cache); keep one Engine
 // per process.
@@ -127,10 +133,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 			return nil, err
 		}
 	}
-	rc := wazero.NewRuntimeConfigCompiler().
-		// Features the interpreter is built with (see scripts/build-runtime.sh);
-		// exception handling carries setjmp/longjmp in libjpeg and FreeType.
-		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling)
+	rc := wazero.NewRuntimeConfigCompiler().WithCoreFeatures(guestFeatures)
 
 	var cache wazero.CompilationCache
 	cacheHit := false

@@ -404,6 +404,10 @@ func trapReason(err error) string {
 		return "invalid memory access in C code; " + msg
 	case strings.Contains(msg, "unreachable"):
 		return "the interpreter aborted; " + msg
+	case strings.Contains(msg, "uncaught exception"):
+		// A wasm exception no handler caught: a C++ exception (or a
+		// longjmp) that left the module.
+		return "a C++ exception was not caught; " + msg
 	}
 	return msg
 }

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"context"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -432,7 +433,11 @@ func (s *Server) handleRead(w http.ResponseWriter, r *http.Request) {
 	s.runTool(w, r, r.PathValue("ws"), "read_file", args)
 }
 
-// handleDownload sends a file from the workspace's /output as it is.
+// handleDownload sends a file from the workspace's /output as it is. The
+// file is streamed from disk (ranges and conditional requests work), never
+// read whole into memory, and the transfer holds one of the server's
+// concurrency slots like a tool call: parallel downloads of big files are
+// bounded like everything else.
 func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	ws, ok := s.workspaceFor(w, r.PathValue("ws"), false)
 	if !ok {
@@ -443,18 +448,53 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "not_output", fmt.Sprintf("only files under /output can be downloaded (not %s); read other files with GET /v1/workspaces/%s/read?path=...", p, ws.id))
 		return
 	}
-	data, err := ws.box.Sandbox().ReadArtifact(p)
+	free, err := s.admit(r.Context())
+	if err != nil {
+		s.callError(w, err)
+		return
+	}
+	defer free()
+	f, fi, err := ws.box.Sandbox().OpenArtifact(p)
 	if err != nil {
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("%s is not a file in workspace %s's /output", p, ws.id))
 		return
 	}
-	w.Header().Set("Content-Type", fsbridge.DetectMIME(p, head(data)))
-	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	defer f.Close()
+	sniff := make([]byte, 512)
+	n, _ := f.ReadAt(sniff, 0)
+	w.Header().Set("Content-Type", fsbridge.DetectMIME(p, sniff[:n]))
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", path.Base(p)))
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(http.StatusOK)
-	w.Write(data)
+	// The slot must come back even if the client stops reading: a write
+	// that makes no progress for downloadIdle fails, and so does every
+	// write once the server's grace period is over.
+	rc := http.NewResponseController(w)
+	stop := context.AfterFunc(s.hard, func() { rc.SetWriteDeadline(time.Now()) })
+	defer stop()
+	http.ServeContent(&idleWriter{ResponseWriter: w, rc: rc, hard: s.hard}, r, "", fi.ModTime(), f)
 }
+
+// downloadIdle is how long a download may make no progress (the client
+// reads nothing) before it is cut and its concurrency slot given back.
+const downloadIdle = 30 * time.Second
+
+// idleWriter pushes the write deadline forward before each write.
+type idleWriter struct {
+	http.ResponseWriter
+	rc   *http.ResponseController
+	hard context.Context
+}
+
+func (iw *idleWriter) Write(b []byte) (int, error) {
+	iw.rc.SetWriteDeadline(time.Now().Add(downloadIdle))
+	if iw.hard.Err() != nil { // canceled meanwhile: keep it cut
+		iw.rc.SetWriteDeadline(time.Now())
+	}
+	return iw.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (iw *idleWriter) Unwrap() http.ResponseWriter { return iw.ResponseWriter }
 
 // handleUpload writes the body (UTF-8 text) to a sandbox file with the
 // write_file tool, so the policy applies exactly as for the model.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"path"
 	"strings"
@@ -189,6 +190,10 @@ func parseResourceURI(uri string) (workspace, guestPath string, ok bool) {
 
 // readResource serves resources/read for files in the session's /output.
 // A session reads only its own workspace's files.
+// maxResourceBytes bounds a resource read: its content is held whole in
+// memory (and base64-encoded for binary files) to be sent in one message.
+const maxResourceBytes = 64 << 20
+
 func (m *mcpSessions) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
 	wsID, p, ok := parseResourceURI(uri)
@@ -199,9 +204,25 @@ func (m *mcpSessions) readResource(ctx context.Context, req *mcp.ReadResourceReq
 	if !ok || w.id != wsID {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	data, err := w.box.Sandbox().ReadArtifact(p)
+	// A resource travels whole in one message: the read holds a
+	// concurrency slot, like a tool call or a download, and is bounded.
+	free, err := m.s.admit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer free()
+	f, fi, err := w.box.Sandbox().OpenArtifact(p)
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	defer f.Close()
+	if fi.Size() > maxResourceBytes {
+		return nil, fmt.Errorf("%s is %d bytes, too big to return as a resource (the most is %d MiB); read parts of it with read_file, or download it over HTTP",
+			p, fi.Size(), maxResourceBytes>>20)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxResourceBytes))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
 	}
 	rc := &mcp.ResourceContents{URI: uri, MIMEType: fsbridge.DetectMIME(p, head(data))}
 	if strings.HasPrefix(rc.MIMEType, "text/") && utf8.Valid(data) {

@@ -121,6 +121,13 @@ func checkMCP(t *testing.T, cs *mcp.ClientSession, s *Server) {
 	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: ResourceScheme + "://other/output/data.csv"}); err == nil {
 		t.Fatal("read another workspace's file")
 	}
+	// A resource is sent whole in one message: a big one is refused, not
+	// read into memory.
+	callTool(t, cs, "execute_python", map[string]any{"code": "open('/output/huge.bin', 'wb').truncate((64 << 20) + 1)"})
+	huge := strings.TrimSuffix(link.URI, "data.csv") + "huge.bin"
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: huge}); err == nil || !strings.Contains(err.Error(), "too big to return as a resource") {
+		t.Fatalf("read a 64 MiB resource: %v, want it refused as too big", err)
+	}
 	if st, ok := res.StructuredContent.(map[string]any); !ok || st["status"] != "ok" {
 		t.Fatalf("structured content: %+v", res.StructuredContent)
 	}

@@ -697,3 +697,101 @@ func TestOutputFolderLayout(t *testing.T) {
 		t.Errorf("a stdio subfolder was made: %v", err)
 	}
 }
+
+// TestDownloadStreamsAndHoldsASlot: a download is streamed from the file
+// (ranges work, the size is announced before any byte is read), and while
+// its body is being sent it holds a concurrency slot like a tool call, so
+// parallel downloads of big files are bounded (six parallel 256 MiB
+// downloads cost +3 GiB of memory when each was read whole).
+func TestDownloadStreamsAndHoldsASlot(t *testing.T) {
+	a := newAPI(t, newServer(t, func(c *Config) { c.MaxConcurrent, c.MaxQueue = 1, -1 }))
+	var res ExecuteResponse
+	a.json("POST", "/v1/execute", ExecuteRequest{Workspace: "w", Code: `
+with open('/output/big.bin', 'wb') as f:
+    f.truncate(200 << 20)
+    f.seek(100_000_000)
+    f.write(b'0123456789')
+'ok'`}, 200, &res)
+	if res.Status != "ok" {
+		t.Fatalf("setup: %+v", res)
+	}
+	url := a.url + "/v1/workspaces/w/files/output/big.bin"
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Range", "bytes=100000002-100000005")
+	r, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	if r.StatusCode != http.StatusPartialContent || string(part) != "2345" {
+		t.Fatalf("range: %d %q", r.StatusCode, part)
+	}
+
+	// A whole download, its body left unread: the handler is still
+	// sending and must hold the only slot.
+	r, err = http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.StatusCode != 200 || r.ContentLength != 200<<20 || r.Header.Get("Content-Disposition") == "" {
+		r.Body.Close()
+		t.Fatalf("download: %d, %d bytes announced, %v", r.StatusCode, r.ContentLength, r.Header)
+	}
+	waitRunning(t, a, 1)
+	st, _, data := a.do("POST", "/v1/execute", ExecuteRequest{Code: "1", Workspace: "w2"})
+	if st != 429 || errorCode(t, data) != "busy" {
+		r.Body.Close()
+		t.Fatalf("a call during a download: %d %s, want busy", st, data)
+	}
+	st, _, data = a.do("GET", "/v1/workspaces/w/files/output/big.bin", nil)
+	if st != 429 || errorCode(t, data) != "busy" {
+		r.Body.Close()
+		t.Fatalf("a second download during a download: %d %s, want busy", st, data)
+	}
+	n, err := io.Copy(io.Discard, r.Body)
+	r.Body.Close()
+	if err != nil || n != 200<<20 {
+		t.Fatalf("body: %d bytes, %v", n, err)
+	}
+	// The slot is given back once the body is sent.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var h struct{ Running int }
+		a.json("GET", "/healthz", nil, 200, &h)
+		if h.Running == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the download still holds its slot after its body was sent")
+		}
+	}
+	a.json("POST", "/v1/execute", ExecuteRequest{Code: "1", Workspace: "w2"}, 200, nil)
+}
+
+// TestShutdownCutsAStalledDownload: a download whose client stopped
+// reading holds its slot only until the grace period is over; then it is
+// cut, and the shutdown completes.
+func TestShutdownCutsAStalledDownload(t *testing.T) {
+	s := newServer(t, func(c *Config) { c.Grace = 100 * time.Millisecond })
+	a := newAPI(t, s)
+	a.json("POST", "/v1/execute", ExecuteRequest{Workspace: "w", Code: "open('/output/big.bin', 'wb').truncate(200 << 20)"}, 200, nil)
+	r, err := http.Get(a.url + "/v1/workspaces/w/files/output/big.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	waitRunning(t, a, 1)
+	done := make(chan struct{})
+	go func() {
+		s.Shutdown()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("shutdown still waits for a download whose client reads nothing")
+	}
+	if n, _ := io.Copy(io.Discard, r.Body); n >= 200<<20 {
+		t.Errorf("the cut download still sent all %d bytes", n)
+	}
+}

@@ -78,6 +78,28 @@ func Definitions(cfg Config) []tools.Tool {
 // Tools returns the tool definitions the server exposes.
 func (s *Server) Tools() []tools.Tool { return append([]tools.Tool(nil), s.defs...) }
 
+// admit lets a request that is not a tool call (a download) in under the
+// same rules: refused once a shutdown has begun, counted as in flight, and
+// holding a concurrency slot. free gives all of it back.
+func (s *Server) admit(ctx context.Context) (free func(), err error) {
+	s.mu.Lock()
+	if s.draining {
+		s.mu.Unlock()
+		return nil, errShuttingDown
+	}
+	s.inflight.Add(1)
+	s.mu.Unlock()
+	release, err := s.gate.acquire(ctx)
+	if err != nil {
+		s.inflight.Done()
+		return nil, err
+	}
+	return func() {
+		release()
+		s.inflight.Done()
+	}, nil
+}
+
 // call runs one tool call in a workspace, under the concurrency limit and
 // the shutdown rules. Its errors are pybox's (BusyError, errShuttingDown,
 // a closed workspace, an engine failure); the tool's own failures are in
