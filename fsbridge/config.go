@@ -38,7 +38,8 @@ import (
 //	writable = false
 //	[sandbox.fetch.routes]
 //	"current-ip" = "http://127.0.0.1:8080/ip"
-//	"files/{path}" = "https://files.example.com/{path}"
+//	"whois/{ip}" = "http://127.0.0.1:8080/whois?ip={ip}"   # {name}: one segment
+//	"files/{path}" = "https://files.example.com/{path}"     # {path}: the rest
 //
 // Relative host paths are relative to the configuration file's folder.
 type Config struct {
@@ -224,6 +225,11 @@ func (c Config) Policy(baseDir string) (Policy, error) {
 		}
 		if len(fc.Routes) == 0 {
 			return Policy{}, fmt.Errorf("fetch %s: routes is empty", fc.Guest)
+		}
+		for k, u := range fc.Routes {
+			if err := CheckRoute(k, u); err != nil {
+				return Policy{}, fmt.Errorf("fetch %s: %w", fc.Guest, err)
+			}
 		}
 		h := &HTTPFetcher{Routes: fc.Routes, Timeout: time.Duration(fc.Timeout), MaxBytes: int64(fc.MaxBytes), PutMethod: fc.PutMethod}
 		if len(fc.Headers) > 0 {

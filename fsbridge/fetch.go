@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -111,13 +112,15 @@ func (e *FetchError) Unwrap() error { return e.Err }
 // is the guest's only way to the network: the guest has no sockets, and
 // only the names listed in Routes can be fetched.
 //
-// A route's key is a name ("current-ip") or a name pattern ending in
-// "{path}" ("files/{path}"); its value is a URL template in which "{path}"
-// is replaced by the rest of the name, each segment escaped (so no query or
+// A route's key is a name ("current-ip") or a name pattern with
+// placeholders: {name} matches one segment, {path} (last only) the rest of
+// the name. Its value is a URL template in which each placeholder is
+// replaced by what it matched, each segment escaped (so no query or
 // fragment can be injected):
 //
 //	Routes: map[string]string{
 //		"current-ip":   "http://127.0.0.1:8080/ip",
+//		"whois/{ip}":   "http://127.0.0.1:8080/whois?ip={ip}",
 //		"files/{path}": "https://files.example.com/v1/{path}?raw=1",
 //	}
 //
@@ -148,39 +151,136 @@ const (
 	DefaultFetchMaxBytes = 32 << 20
 )
 
-// URL returns the URL name maps to, or false if no route allows it.
+// URL returns the URL name maps to, or false if no route allows it. An
+// exact route wins; otherwise the matching pattern with the most literal
+// text does.
 func (h *HTTPFetcher) URL(name string) (string, bool) {
-	if u, ok := h.Routes[name]; ok && !strings.HasSuffix(name, "{path}") {
+	if u, ok := h.Routes[name]; ok && !strings.Contains(name, "{") {
 		return u, true
 	}
-	// Longest matching pattern wins.
-	best, bestLen := "", -1
+	best, bestScore := "", -1
 	for k, tmpl := range h.Routes {
-		prefix, ok := strings.CutSuffix(k, "{path}")
-		if !ok || !strings.HasPrefix(name, prefix) || len(prefix) <= bestLen {
+		vars, score, ok := matchRoute(k, name)
+		if !ok || score <= bestScore {
 			continue
 		}
-		rest := name[len(prefix):]
-		if rest == "" {
-			continue
-		}
-		segs := strings.Split(rest, "/")
-		for i, s := range segs {
-			if s == "" || s == "." || s == ".." {
-				return "", false
-			}
-			segs[i] = url.PathEscape(s)
-		}
-		best, bestLen = strings.ReplaceAll(tmpl, "{path}", strings.Join(segs, "/")), len(prefix)
+		best, bestScore = fillRoute(tmpl, vars), score
 	}
-	return best, bestLen >= 0
+	return best, bestScore >= 0
+}
+
+// fillRoute puts the matched values into a URL template, escaped for
+// where they land: in the path each segment is path-escaped (a "/" inside
+// {path} stays a separator), in the query the whole value is
+// query-escaped, so a guest name can neither end the path nor add query
+// parameters (whois/a&key=x stays one value).
+func fillRoute(tmpl string, vars map[string]string) string {
+	pathPart, query, hasQuery := strings.Cut(tmpl, "?")
+	for v, raw := range vars {
+		segs := strings.Split(raw, "/")
+		for i, seg := range segs {
+			segs[i] = url.PathEscape(seg)
+		}
+		pathPart = strings.ReplaceAll(pathPart, "{"+v+"}", strings.Join(segs, "/"))
+		if hasQuery {
+			query = strings.ReplaceAll(query, "{"+v+"}", url.QueryEscape(raw))
+		}
+	}
+	if hasQuery {
+		return pathPart + "?" + query
+	}
+	return pathPart
+}
+
+// routeVar matches a placeholder segment of a route key: {name}.
+var routeVar = regexp.MustCompile(`^\{([A-Za-z_][A-Za-z0-9_]*)\}$`)
+
+// matchRoute matches a guest name against a route key. In the key, a
+// segment {name} matches exactly one segment of the name, and {path} as the
+// last segment matches one or more. The values are raw (fillRoute escapes
+// them), and "." and ".." never match. score counts the key's literal characters: the most
+// specific route wins.
+func matchRoute(key, name string) (vars map[string]string, score int, ok bool) {
+	if !strings.Contains(key, "{") {
+		return nil, 0, false // exact routes are looked up directly
+	}
+	ks, ns := strings.Split(key, "/"), strings.Split(name, "/")
+	vars = map[string]string{}
+	for i, k := range ks {
+		m := routeVar.FindStringSubmatch(k)
+		if m != nil && m[1] == "path" && i == len(ks)-1 {
+			if i >= len(ns) {
+				return nil, 0, false
+			}
+			for _, s := range ns[i:] {
+				if s == "" || s == "." || s == ".." {
+					return nil, 0, false
+				}
+			}
+			vars["path"] = strings.Join(ns[i:], "/")
+			return vars, score, true
+		}
+		if i >= len(ns) {
+			return nil, 0, false
+		}
+		switch {
+		case m != nil:
+			if ns[i] == "" || ns[i] == "." || ns[i] == ".." {
+				return nil, 0, false
+			}
+			vars[m[1]] = ns[i]
+		case k == ns[i]:
+			score += len(k) + 1
+		default:
+			return nil, 0, false
+		}
+	}
+	if len(ns) != len(ks) {
+		return nil, 0, false
+	}
+	return vars, score, true
+}
+
+// CheckRoute reports what is wrong with a route, so that a mistake in the
+// operator's configuration is an error at start rather than a route that
+// never matches: placeholders in the key are whole segments ({ip}), {path}
+// only as the last one, and the URL template may use only the key's
+// placeholders.
+func CheckRoute(key, tmpl string) error {
+	if key == "" || strings.HasPrefix(key, "/") || strings.HasSuffix(key, "/") {
+		return fmt.Errorf("route %q: the name must be a relative path such as current-ip or whois/{ip}", key)
+	}
+	defined := map[string]bool{}
+	segs := strings.Split(key, "/")
+	for i, seg := range segs {
+		if !strings.ContainsAny(seg, "{}") {
+			continue
+		}
+		m := routeVar.FindStringSubmatch(seg)
+		if m == nil {
+			return fmt.Errorf("route %q: a placeholder must be a whole segment such as {ip} (got %q)", key, seg)
+		}
+		if m[1] == "path" && i != len(segs)-1 {
+			return fmt.Errorf("route %q: {path} matches the rest of the name, so it must be the last segment", key)
+		}
+		if defined[m[1]] {
+			return fmt.Errorf("route %q: placeholder {%s} is used twice", key, m[1])
+		}
+		defined[m[1]] = true
+	}
+	for _, m := range regexp.MustCompile(`\{([^{}]*)\}`).FindAllStringSubmatch(tmpl, -1) {
+		if !defined[m[1]] {
+			return fmt.Errorf("route %q: its URL uses {%s}, which the name does not define", key, m[1])
+		}
+	}
+	return nil
 }
 
 // List returns the exact names in Routes (patterns are left out).
 func (h *HTTPFetcher) List(context.Context) ([]string, error) {
 	var names []string
 	for k := range h.Routes {
-		if !strings.Contains(k, "{path}") {
+		if !strings.Contains(k, "{") {
 			names = append(names, k)
 		}
 	}

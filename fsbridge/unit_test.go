@@ -107,6 +107,10 @@ func TestHTTPFetcherURL(t *testing.T) {
 		"current-ip":        "http://h/ip",
 		"files/{path}":      "http://h/f/{path}?raw=1",
 		"files/deep/{path}": "http://h/deep/{path}",
+		"whois/{ip}":        "http://h/whois?ip={ip}",
+		"geo/{ip}/{field}":  "http://h/geo/{ip}?f={field}",
+		"geo/{ip}/city":     "http://h/city/{ip}",
+		"q/{path}":          "http://h/search?q={path}",
 	}}
 	tests := []struct {
 		name, want string
@@ -121,12 +125,48 @@ func TestHTTPFetcherURL(t *testing.T) {
 		{"files/", "", false},
 		{"files/a/../b", "", false},
 		{"files//a", "", false},
+		{"whois/1.2.3.4", "http://h/whois?ip=1.2.3.4", true},
+		{"whois/a&key=x#y", "http://h/whois?ip=a%26key%3Dx%23y", true}, // one query value: no parameter or fragment added
+		{"whois/1.2.3.4/x", "", false},
+		{"whois", "", false},
+		{"whois/..", "", false},
+		{"geo/9.9.9.9/asn", "http://h/geo/9.9.9.9?f=asn", true},
+		{"geo/9.9.9.9/city", "http://h/city/9.9.9.9", true}, // more literal text wins
+		{"q/a b/c&d", "http://h/search?q=a+b%2Fc%26d", true},
 	}
 	for _, tt := range tests {
 		got, ok := h.URL(tt.name)
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("URL(%q) = %q, %v; want %q, %v", tt.name, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// Route mistakes are refused when the configuration is read, not left as
+// routes that never match.
+func TestCheckRoute(t *testing.T) {
+	tests := []struct{ key, url, wantErr string }{
+		{"current-ip", "http://h/ip", ""},
+		{"whois/{ip}", "http://h/w?ip={ip}", ""},
+		{"files/{path}", "http://h/{path}", ""},
+		{"whois/{ip}", "http://h/w?ip={addr}", "uses {addr}, which the name does not define"},
+		{"whois/x{ip}", "http://h/w", "must be a whole segment"},
+		{"files/{path}/raw", "http://h/{path}", "must be the last segment"},
+		{"a/{x}/{x}", "http://h/{x}", "used twice"},
+		{"/abs", "http://h/", "relative path"},
+	}
+	for _, tc := range tests {
+		err := fsbridge.CheckRoute(tc.key, tc.url)
+		if (tc.wantErr == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
+			t.Errorf("CheckRoute(%q, %q) = %v, want %q", tc.key, tc.url, err, tc.wantErr)
+		}
+	}
+	c, err := fsbridge.ParseConfig([]byte("[sandbox]\n[[sandbox.fetch]]\nguest = \"/network\"\n[sandbox.fetch.routes]\n\"whois/{ip}\" = \"http://h/?q={addr}\"\n"))
+	if err == nil {
+		_, err = c.Policy(t.TempDir())
+	}
+	if err == nil || !strings.Contains(err.Error(), "{addr}") {
+		t.Errorf("ParseConfig with a bad route: %v", err)
 	}
 }
 

@@ -50,7 +50,8 @@ The guest sees only what the policy mounts (--mount, --config), an in-memory
 The exit status is the Python exit status (sys.exit(n) gives n, an uncaught
 exception gives 1), or:
   124  the code timed out (--timeout) and was stopped
-  125  pybox itself failed (bad flags, bundle or cache problems)
+  2    bad flags or arguments
+  125  pybox itself failed (bundle or cache problems, unreadable script)
   126  the interpreter crashed (a wasm trap, e.g. C stack overflow)
   130  interrupted (Ctrl-C)
 

@@ -18,7 +18,9 @@ type sandboxFlags struct {
 }
 
 func (f *sandboxFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.config, "config", "", "read the sandbox policy from the [sandbox] section of this TOML `file`")
+	fs.StringVar(&f.config, "config", "", "read the sandbox policy from the [sandbox] section of this TOML `file`: mounts, limits, and\n"+
+		"[[sandbox.fetch]] folders such as /network whose files the host fetches over HTTP from an allowlist of routes\n"+
+		"(\"current-ip\" = \"http://.../ip\", \"whois/{ip}\" = \"http://...?ip={ip}\", \"files/{path}\" = \"https://.../{path}\"; see README)")
 	fs.Var(&f.mounts, "mount", "mount a host folder: `HOST:GUEST:MODE`, MODE ro, rw, cow or cow=UPPERDIR (repeatable)")
 	fs.StringVar(&f.output, "output", "", "host `dir` behind the guest's /output (default: a new temporary folder, kept if files are written)")
 }
