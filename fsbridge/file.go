@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"os"
 	"sync"
 	"time"
 
@@ -124,8 +125,40 @@ func (f *regFile) Seek(offset int64, whence int) (int64, experimentalsys.Errno) 
 	if whence < io.SeekStart || whence > io.SeekEnd {
 		return 0, experimentalsys.EINVAL
 	}
-	n, err := f.f.Seek(offset, whence)
+	// The resulting offset is checked here, not left to the file: afero's
+	// in-memory files (/tmp, virtual files) accept any offset, and a
+	// negative one makes their next read or write index out of range.
+	var base int64
+	switch whence {
+	case io.SeekCurrent:
+		cur, err := f.f.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0, errnoOf(err)
+		}
+		base = cur
+	case io.SeekEnd:
+		size, errno := f.size()
+		if errno != 0 {
+			return 0, errno
+		}
+		base = size
+	}
+	target, ok := addOffset(base, offset)
+	if !ok || target < 0 {
+		return 0, experimentalsys.EINVAL
+	}
+	n, err := f.f.Seek(target, io.SeekStart)
 	return n, errnoOf(err)
+}
+
+// addOffset adds two file offsets; ok is false if the sum overflows int64
+// (POSIX EOVERFLOW; the guest sees EINVAL).
+func addOffset(a, b int64) (int64, bool) {
+	s := a + b
+	if (b > 0 && s < a) || (b < 0 && s > a) {
+		return 0, false
+	}
+	return s, true
 }
 
 func (f *regFile) size() (int64, experimentalsys.Errno) {
@@ -177,7 +210,11 @@ func (f *regFile) Write(buf []byte) (int, experimentalsys.Errno) {
 	if err != nil {
 		return 0, errnoOf(err)
 	}
-	if errno := f.admit(off+int64(len(buf)), len(buf)); errno != 0 {
+	end, ok := addOffset(off, int64(len(buf)))
+	if off < 0 || !ok {
+		return 0, experimentalsys.EINVAL
+	}
+	if errno := f.admit(end, len(buf)); errno != 0 {
 		return 0, errno
 	}
 	n, err := f.f.Write(buf)
@@ -197,10 +234,27 @@ func (f *regFile) Pwrite(buf []byte, off int64) (int, experimentalsys.Errno) {
 	if len(buf) == 0 {
 		return 0, 0
 	}
-	if errno := f.admit(off+int64(len(buf)), len(buf)); errno != 0 {
+	end, ok := addOffset(off, int64(len(buf)))
+	if !ok {
+		return 0, experimentalsys.EINVAL
+	}
+	if errno := f.admit(end, len(buf)); errno != 0 {
 		return 0, errno
 	}
+	// pwrite leaves the file offset alone. An *os.File's WriteAt does;
+	// afero's in-memory files move it, so it is put back.
+	var restore func()
+	if _, isOS := f.f.(*os.File); !isOS {
+		prev, err := f.f.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0, errnoOf(err)
+		}
+		restore = func() { f.f.Seek(prev, io.SeekStart) }
+	}
 	n, err := f.f.WriteAt(buf, off)
+	if restore != nil {
+		restore()
+	}
 	if n > 0 {
 		f.changed(n)
 	}
