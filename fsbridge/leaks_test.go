@@ -1,8 +1,18 @@
 package fsbridge_test
 
 import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/pybox-dev/pybox/fsbridge"
 
 	"github.com/pybox-dev/pybox/runtime"
 )
@@ -83,5 +93,132 @@ os.close(fd)
 			noHostDetail(t, "stdout", string(res.Stdout))
 			noHostDetail(t, "stderr", string(res.Stderr))
 		})
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the guest's goroutine to write
+// while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// guestVisible is everything a run shows the guest, the model or the
+// caller: output, status message, exception, and the refusals.
+func guestVisible(res *runtime.Result, ds []fsbridge.Denial) string {
+	var b strings.Builder
+	b.Write(res.Stdout)
+	b.Write(res.Stderr)
+	b.WriteString(res.Message + "\n")
+	if e := res.Exception; e != nil {
+		b.WriteString(e.Type + " " + e.Message + "\n" + e.Traceback)
+	}
+	for _, d := range ds {
+		fmt.Fprintf(&b, "%s|%s|%s|%s|%s\n", d.Op, d.Path, d.Target, d.Reason, d.Message)
+	}
+	return b.String()
+}
+
+// A fetch that fails tells the guest the path, the route and the status
+// or a generic network reason; the operator's URL (its host, port and a
+// query holding a key) is never shown, whatever the failure. The
+// operator's log keeps the detail.
+func TestFetchErrorsHideURL(t *testing.T) {
+	const secret = "SECRET123"
+	mux := http.NewServeMux()
+	mux.HandleFunc("/up", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
+	mux.HandleFunc("/boom", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "boom at "+r.URL.String(), http.StatusInternalServerError)
+	})
+	mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://other.invalid/x?api_key="+secret, http.StatusFound)
+	})
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	mux.HandleFunc("/cut", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "100")
+		w.Write([]byte("partial"))
+	})
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+	// A port with nothing listening: connection refused.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+
+	q := "?api_key=" + secret
+	var log lockedBuffer
+	h := &fsbridge.HTTPFetcher{
+		Routes: map[string]string{
+			"up":           ts.URL + "/up" + q,
+			"boom":         ts.URL + "/boom" + q,
+			"away":         ts.URL + "/away" + q,
+			"slow":         ts.URL + "/slow" + q,
+			"cut":          ts.URL + "/cut" + q,
+			"refused":      "http://" + closed + "/x" + q,
+			"badurl":       "http://" + closed + "/%zz" + q,
+			"files/{path}": ts.URL + "/files/{path}" + q,
+		},
+		Timeout: 500 * time.Millisecond,
+		Logger:  slog.New(slog.NewTextHandler(&log, nil)),
+	}
+	sb := newSandbox(t, fsbridge.Policy{Virtual: []fsbridge.VirtualMount{{Guest: "/net", Fetcher: h, Writable: true}}})
+	res := py(t, sb, prelude+`
+t('up', lambda: read('/net/up'))
+t('boom', lambda: read('/net/boom'))
+t('away', lambda: read('/net/away'))
+t('slow', lambda: read('/net/slow'))
+t('cut', lambda: read('/net/cut'))
+t('refused', lambda: read('/net/refused'))
+t('badurl', lambda: read('/net/badurl'))
+t('pattern', lambda: read('/net/files/a.txt'))
+t('stat', lambda: os.stat('/net/up'))
+t('upload', lambda: put('/net/boom', 'data'))
+t('notlisted', lambda: read('/net/other'))
+open('/net/up').read()
+`)
+	if res.Status != runtime.StatusError || res.Exception == nil || res.Exception.Type != "FileNotFoundError" {
+		t.Fatalf("status %s (%+v): %s\nstdout:\n%s\nstderr:\n%s", res.Status, res.Exception, res.Message, res.Stdout, res.Stderr)
+	}
+	checkLines(t, string(res.Stdout), map[string]string{
+		"up":        `FileNotFoundError ENOENT | [Errno 44] fetch failed: /net/up: route "up": 404 Not Found: '/net/up'`,
+		"boom":      `OSError EIO | [Errno 29] fetch failed: /net/boom: route "boom": 500 Internal Server Error: '/net/boom'`,
+		"away":      `OSError EIO | [Errno 29] fetch failed: /net/away: route "away": redirect to another host refused: '/net/away'`,
+		"slow":      `OSError EIO | [Errno 29] fetch failed: /net/slow: route "slow": timed out after 500ms: '/net/slow'`,
+		"cut":       `OSError EIO | [Errno 29] fetch failed: /net/cut: route "cut": 200 OK: reading the response: network failure`,
+		"refused":   `OSError EIO | [Errno 29] fetch failed: /net/refused: route "refused": network failure: connection refused: '/net/refused'`,
+		"badurl":    `OSError EIO | [Errno 29] fetch failed: /net/badurl: route "badurl": the route's URL is not valid: '/net/badurl'`,
+		"pattern":   `FileNotFoundError ENOENT | [Errno 44] fetch failed: /net/files/a.txt: route "files/{path}": 404 Not Found: '/net/files/a.txt'`,
+		"stat":      `FileNotFoundError ENOENT | [Errno 44] fetch failed: /net/up: route "up": 404 Not Found`,
+		"upload":    `OSError EIO`,
+		"notlisted": `FileNotFoundError ENOENT | [Errno 44] fetch failed: /net/other: "other": not in the allowlist of this folder`,
+	})
+	ds := sb.Denials()
+	hasDenial(t, ds, `upload failed: /net/boom: route "boom": 500 Internal Server Error`)
+	seen := guestVisible(res, ds)
+	for _, bad := range []string{secret, "api_key", ts.Listener.Addr().String(), closed, "127.0.0.1", "other.invalid", "http://"} {
+		if strings.Contains(seen, bad) {
+			t.Errorf("the guest or the caller sees %q:\n%s", bad, seen)
+		}
+	}
+	// The operator's log has the detail.
+	for _, want := range []string{ts.URL + "/up" + q + ": 404 Not Found", "PUT " + ts.URL + "/boom" + q, closed} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("operator log lacks %q:\n%s", want, log.String())
+		}
 	}
 }
