@@ -2,11 +2,13 @@ package fsbridge_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -219,6 +221,73 @@ open('/net/up').read()
 	for _, want := range []string{ts.URL + "/up" + q + ": 404 Not Found", "PUT " + ts.URL + "/boom" + q, closed} {
 		if !strings.Contains(log.String(), want) {
 			t.Errorf("operator log lacks %q:\n%s", want, log.String())
+		}
+	}
+}
+
+// CopyToSandbox names no host folder in its refusals, and answers a source
+// outside every mount the same way whether it exists or not, also when the
+// way out is a host link inside a mount: the caller (a model) cannot probe
+// the host through it.
+func TestCopyToSandboxHidesHost(t *testing.T) {
+	w := newWorld(t)
+	sb := newSandbox(t, w.policy())
+	hostDirs := []string{w.base, w.data, w.work, w.src, w.upper, w.out, w.secret}
+	// Each pair: a source that exists and one that does not, which must
+	// get the same answer (with the source's own text taken out).
+	pairs := []struct {
+		name          string
+		exists, nope  string
+		wantInMessage string
+	}{
+		{"outside", filepath.Join(w.secret, "secret.txt"), filepath.Join(w.secret, "nope.txt"),
+			"is not inside a host folder mounted in the sandbox (mounted at /data, /work, /src, /output)"},
+		{"outside folder", w.secret, filepath.Join(w.base, "nope"), "is not inside a host folder mounted in the sandbox"},
+		{"system", "/etc/passwd", "/etc/nope-pybox", "is not inside a host folder mounted in the sandbox"},
+		{"dotdot", filepath.Join(w.data, "..", "secret", "secret.txt"), filepath.Join(w.data, "..", "secret", "nope"), "is not inside a host folder mounted in the sandbox"},
+		{"relative", "../../../../../../../etc/passwd", "../../../../../../../etc/nope-pybox", "is not inside a host folder mounted in the sandbox"},
+		{"through a folder link", filepath.Join(w.data, "dir_out", "secret.txt"), filepath.Join(w.data, "dir_out", "nope.txt"),
+			"leads outside its mount (/data) through a symbolic link"},
+	}
+	for _, p := range pairs {
+		t.Run(p.name, func(t *testing.T) {
+			var msgs [2]string
+			for i, src := range []string{p.exists, p.nope} {
+				_, err := sb.CopyToSandbox(src, "/work/")
+				if err == nil {
+					t.Fatalf("copy of %s succeeded", src)
+				}
+				var d *fsbridge.Denial
+				if !errors.As(err, &d) {
+					t.Errorf("%s: error %T %v, want a *Denial", src, err, err)
+				}
+				msg := strings.ReplaceAll(err.Error(), src, "SRC")
+				for _, h := range hostDirs {
+					if strings.Contains(msg, h) {
+						t.Errorf("%s: message names host folder %s: %s", src, h, err)
+					}
+				}
+				if !strings.Contains(msg, p.wantInMessage) {
+					t.Errorf("%s: message %q lacks %q", src, err, p.wantInMessage)
+				}
+				msgs[i] = strings.ReplaceAll(msg, "/data/dir_out/secret.txt", "/data/dir_out/X")
+				msgs[i] = strings.ReplaceAll(msgs[i], "/data/dir_out/nope.txt", "/data/dir_out/X")
+			}
+			if msgs[0] != msgs[1] {
+				t.Errorf("an existing and a missing source get different answers:\n  %s\n  %s", msgs[0], msgs[1])
+			}
+		})
+	}
+	// Inside a mount, errors speak of guest paths only.
+	_, err := sb.CopyToSandbox(filepath.Join(w.data, "nope"), "/work/")
+	if err == nil || err.Error() != "copy failed: /data/nope: no such file or directory" {
+		t.Errorf("missing file inside a mount: %v", err)
+	}
+	for _, d := range sb.Denials() {
+		for _, h := range hostDirs {
+			if strings.Contains(strings.ReplaceAll(d.Message, d.Path, ""), h) {
+				t.Errorf("recorded denial names host folder %s: %s", h, d.Message)
+			}
 		}
 	}
 }

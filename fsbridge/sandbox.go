@@ -65,7 +65,7 @@ func New(p Policy) (*Sandbox, error) {
 		return realDir(d)
 	}
 	for _, pm := range plan {
-		m := &mount{s: s, kind: pm.kind, guest: pm.guest, host: pm.host}
+		m := &mount{s: s, kind: pm.kind, guest: pm.guest, host: pm.host, hostAsGiven: pm.hostAbs}
 		switch pm.kind {
 		case kindRO, kindRW, kindOutput:
 			if pm.kind == kindOutput && m.host == "" {
