@@ -203,7 +203,7 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 			h.Logger = logger
 		}
 	}
-	rc := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, WarmPool: f.warmPool}
+	rc := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, WarmPool: f.warmPool, Logger: logger}
 	userDir := ""
 	if dir, err := packages.UserDir(); err == nil {
 		rc.UserPackages, userDir = dir, dir
