@@ -66,6 +66,19 @@ func (s *Sandbox) CopyToSandbox(src, dst string) (string, error) {
 	return g, s.copyFile(fsys, be, from, srcRel, g, fi.Mode().Perm())
 }
 
+// GuestPath returns the guest path at which the guest sees the host path
+// hostPath, if hostPath lies inside the host folder of one of the mounts
+// (judged by the path's text, as CopyToSandbox does; nothing on the host is
+// touched). pybox run uses it to show a script under the name the guest
+// can open, never its host path.
+func (s *Sandbox) GuestPath(hostPath string) (string, bool) {
+	m, rel, ok := s.hostSource(hostPath)
+	if !ok {
+		return "", false
+	}
+	return m.gpath(rel), true
+}
+
 // hostSource finds the mount whose host folder holds the host path src,
 // and src's name inside it. Only the path's text is looked at (the host
 // folder as configured, or its real path): nothing on the host is touched,
