@@ -291,3 +291,148 @@ func TestCopyToSandboxHidesHost(t *testing.T) {
 		}
 	}
 }
+
+// refusalCase runs code (after prelude) in a fresh world's sandbox and
+// checks its lines; the world's read-only and copy-on-write host folders are
+// checked unchanged by newWorld, the read-write one here.
+func refusalCase(t *testing.T, code string, want map[string]string, notWant ...string) {
+	t.Helper()
+	w := newWorld(t)
+	work := treeSum(t, w.work)
+	sb := newSandbox(t, w.policy())
+	res := py(t, sb, prelude+code)
+	if res.Status != runtime.StatusOK {
+		t.Fatalf("status %s: %s\nstdout:\n%s\nstderr:\n%s", res.Status, res.Message, res.Stdout, res.Stderr)
+	}
+	checkLines(t, string(res.Stdout), want)
+	for _, s := range notWant {
+		if strings.Contains(string(res.Stdout), s) {
+			t.Errorf("stdout contains %q:\n%s", s, res.Stdout)
+		}
+	}
+	if treeSum(t, w.work) != work {
+		t.Errorf("the read-write host folder changed")
+	}
+	if t.Failed() {
+		t.Logf("stdout:\n%s", res.Stdout)
+	}
+}
+
+// A refusal of an operation on a name relative to a folder descriptor
+// (dir_fd) explains the real guest path, not the name taken from "/"; a
+// plain error there is not dressed up as a refusal.
+func TestRefusalRelativeToDirFD(t *testing.T) {
+	refusalCase(t, `
+fd = os.open('/data/sub', os.O_RDONLY)
+t('create', lambda: os.open('new.txt', os.O_WRONLY | os.O_CREAT, dir_fd=fd))
+t('mkdir', lambda: os.mkdir('d', dir_fd=fd))
+t('remove', lambda: os.remove('b.txt', dir_fd=fd))
+t('utime', lambda: os.utime('b.txt', (0, 0), dir_fd=fd))
+t('missing', lambda: os.open('nope.txt', os.O_RDONLY, dir_fd=fd))
+t('read', lambda: os.read(os.open('b.txt', os.O_RDONLY, dir_fd=fd), 10))
+os.chdir('/work')
+t('cwd', lambda: os.mkdir('deeper', dir_fd=fd))
+tfd = os.open('/tmp', os.O_RDONLY)
+t('rwok', lambda: os.mkdir('made', dir_fd=tfd) or os.path.isdir('/tmp/made'))
+`, map[string]string{
+		"create":  "OSError EROFS | [Errno 69] write denied: /data/sub/new.txt is on a read-only mount (/data): 'new.txt'",
+		"mkdir":   "OSError EROFS | [Errno 69] mkdir denied: /data/sub/d is on a read-only mount (/data): 'd'",
+		"remove":  "OSError EROFS | [Errno 69] delete denied: /data/sub/b.txt is on a read-only mount (/data): 'b.txt'",
+		"utime":   "OSError EROFS | [Errno 69] write denied: /data/sub/b.txt is on a read-only mount (/data): 'b.txt'",
+		"missing": "FileNotFoundError ENOENT | [Errno 44] No such file or directory: 'nope.txt'",
+		"read":    "OK b'bee\\n'",
+		"cwd":     "OSError EROFS | [Errno 69] mkdir denied: /data/sub/deeper is on a read-only mount (/data): 'deeper'",
+		"rwok":    "OK True",
+	}, "outside every mount", "denied: /new.txt", "denied: /d ", "denied: /work/deeper")
+}
+
+// Removing, moving or replacing a mount point is refused with the path and
+// the reason, not a bare I/O error.
+func TestRefusalMountPoints(t *testing.T) {
+	const why = " is a mount point and cannot be "
+	refusalCase(t, `
+t('into', lambda: os.rename('/work', '/work/inner/w'))
+t('over', lambda: os.rename('/work/notes.txt', '/work'))
+t('rmdir', lambda: os.rmdir('/work'))
+t('rmdircow', lambda: os.rmdir('/src'))
+t('rmdirtmp', lambda: os.rmdir('/tmp'))
+t('rmdirout', lambda: os.rmdir('/output'))
+t('rmtree', lambda: shutil.rmtree('/output'))
+t('renamecow', lambda: os.rename('/src', '/src/x'))
+t('still', lambda: sorted(os.listdir('/work')))
+`, map[string]string{
+		"into":      "PermissionError EPERM | [Errno 63] rename denied: /work -> /work/inner/w is not possible: /work" + why + "moved, renamed or replaced (change what is inside it instead): '/work' -> '/work/inner/w'",
+		"over":      "PermissionError EPERM | [Errno 63] rename denied: /work/notes.txt -> /work is not possible: /work" + why + "moved, renamed or replaced",
+		"rmdir":     "PermissionError EPERM | [Errno 63] delete denied: /work" + why + "removed (change what is inside it instead): '/work'",
+		"rmdircow":  "PermissionError EPERM | [Errno 63] delete denied: /src" + why + "removed",
+		"rmdirtmp":  "PermissionError EPERM | [Errno 63] delete denied: /tmp" + why + "removed",
+		"rmdirout":  "PermissionError EPERM | [Errno 63] delete denied: /output" + why + "removed",
+		"rmtree":    "PermissionError EPERM | [Errno 63] delete denied: /output" + why + "removed",
+		"renamecow": "PermissionError EPERM | [Errno 63] rename denied: /src -> /src/x is not possible: /src" + why + "moved",
+		"still":     "OK ['notes.txt']",
+	}, "I/O error")
+}
+
+// os.utime on a read-only mount names the path and the mount (CPython
+// gives utime errors no file name, so the runner asks the host itself).
+func TestRefusalUtimeReadOnly(t *testing.T) {
+	refusalCase(t, `
+t('file', lambda: os.utime('/data/a.csv', (0, 0)))
+t('nofollow', lambda: os.utime('/data/a.csv', (0, 0), follow_symlinks=False))
+t('dir', lambda: os.utime('/data/sub'))
+t('ns', lambda: os.utime('/data/a.csv', ns=(1, 1)))
+t('missing', lambda: os.utime('/work/nope', (0, 0)))
+t('ok', lambda: os.utime('/tmp', (0, 0)))
+t('same', lambda: os.utime in os.supports_follow_symlinks and os.utime in os.supports_dir_fd)
+`, map[string]string{
+		"file":     "OSError EROFS | [Errno 69] write denied: /data/a.csv is on a read-only mount (/data): '/data/a.csv'",
+		"nofollow": "OSError EROFS | [Errno 69] write denied: /data/a.csv is on a read-only mount (/data): '/data/a.csv'",
+		"dir":      "OSError EROFS | [Errno 69] write denied: /data/sub is on a read-only mount (/data): '/data/sub'",
+		"ns":       "OSError EROFS | [Errno 69] write denied: /data/a.csv is on a read-only mount (/data): '/data/a.csv'",
+		"missing":  "FileNotFoundError ENOENT | [Errno 44] No such file or directory: '/work/nope'",
+		"ok":       "OK None",
+		"same":     "OK True",
+	})
+}
+
+// Writes into the Python installation (/usr/local) are refused as
+// read-only with the reason, not ENOENT or ENOSYS; reads are unchanged.
+func TestRefusalBundleWrites(t *testing.T) {
+	const why = " is part of the Python installation (/usr/local), which is read-only; write under /tmp or /output instead: "
+	sb := newSandbox(t, fsbridge.Policy{})
+	res := py(t, sb, prelude+`
+import json
+src = json.__file__  # a module of the bundle, whatever its suffix
+print('src', src)
+t('create', lambda: put('/usr/local/lib/x.py', 'x'))
+t('append', lambda: put(src, '#', 'a'))
+t('mkdir', lambda: os.mkdir('/usr/local/lib/d'))
+t('remove', lambda: os.remove(src))
+t('rename', lambda: os.rename(src, '/usr/local/lib/moved'))
+t('utime', lambda: os.utime(src, (0, 0)))
+t('rmdir', lambda: os.rmdir('/usr/local/lib'))
+t('read', lambda: len(open(src, 'rb').read()) > 100)
+t('missing', lambda: read('/usr/local/nope.txt'))
+`)
+	if res.Status != runtime.StatusOK {
+		t.Fatalf("status %s: %s\nstdout:\n%s\nstderr:\n%s", res.Status, res.Message, res.Stdout, res.Stderr)
+	}
+	out := string(res.Stdout)
+	first, _, _ := strings.Cut(out, "\n")
+	src := strings.TrimPrefix(first, "src ")
+	if !strings.HasPrefix(src, "/usr/local/lib/python3.11/json/__init__.py") {
+		t.Fatalf("json.__file__ = %q", src)
+	}
+	out = strings.ReplaceAll(out, src, "SRC")
+	checkLines(t, out, map[string]string{
+		"create":  "OSError EROFS | [Errno 69] write denied: /usr/local/lib/x.py" + why + "'/usr/local/lib/x.py'",
+		"append":  "OSError EROFS | [Errno 69] write denied: SRC" + why + "'SRC'",
+		"mkdir":   "OSError EROFS | [Errno 69] write denied: /usr/local/lib/d" + why + "'/usr/local/lib/d'",
+		"remove":  "OSError EROFS | [Errno 69] write denied: SRC" + why + "'SRC'",
+		"rename":  "OSError EROFS | [Errno 69] write denied: SRC" + why + "'SRC' -> '/usr/local/lib/moved'",
+		"utime":   "OSError EROFS | [Errno 69] write denied: SRC" + why + "'SRC'",
+		"rmdir":   "OSError EROFS | [Errno 69] write denied: /usr/local/lib" + why + "'/usr/local/lib'",
+		"read":    "OK True",
+		"missing": "FileNotFoundError ENOENT | [Errno 44] No such file or directory: '/usr/local/nope.txt'",
+	})
+}

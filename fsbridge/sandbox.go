@@ -32,6 +32,11 @@ type Sandbox struct {
 
 	denials denialLog
 
+	// recent are the guest paths of the latest operations, newest first
+	// (see recentOp).
+	recentMu sync.Mutex
+	recent   [4]string
+
 	mu       sync.Mutex
 	runCtx   context.Context
 	written  int64
@@ -228,10 +233,23 @@ func (s *Sandbox) Denials() []Denial { return s.denials.list() }
 // before they reach the Sandbox) it returns a general explanation. It
 // returns false when it has nothing to say: the error had an ordinary
 // cause, such as a missing file.
+//
+// The guest joins a name relative to a folder descriptor (dir_fd) to its
+// working folder before asking; Explain then recognises the operation by
+// the name's last element among the latest ones and explains the path it
+// really used.
 func (s *Sandbox) Explain(guestPath string) (string, bool) {
 	p := guestAbs(guestPath)
 	if d, ok := s.denials.take(p); ok {
 		return d.Message, true
+	}
+	if r, ok := s.recentOp(p); ok {
+		// The guest's path was relative to a folder descriptor: explain
+		// the path the operation really used, or nothing.
+		if d, ok := s.denials.take(r); ok {
+			return d.Message, true
+		}
+		return "", false
 	}
 	if m, _ := s.mountFor(p); m == nil && !s.isSynth(p) && !guestWithin(p, bundleGuest) {
 		return fmt.Sprintf("access denied: %s is outside every mount (%s)", p, strings.Join(s.guestPaths(nil), ", ")), true

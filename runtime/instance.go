@@ -47,6 +47,7 @@ type instance struct {
 	stderr *switchWriter
 	stdin  *switchReader
 	root   *rootFS
+	bundle *bundleFS // /usr/local
 
 	jobs    chan *job     // next job for the guest
 	exited  chan struct{} // closed when pybox_serve returns
@@ -120,17 +121,17 @@ func (e *Engine) instantiate(ctx context.Context, memLimit int64) (*instance, er
 		stderr:   &switchWriter{},
 		stdin:    &switchReader{},
 		root:     &rootFS{},
+		bundle:   &bundleFS{FS: &sysfs.AdaptFS{FS: e.bundle.Files}},
 		jobs:     make(chan *job, 1),
 		exited:   make(chan struct{}),
 	}
 	inst.mem.setLimit(uint64(memLimit))
-	stdlib := e.bundle.Files
 	// "/" is the job's filesystem (see rootFS); the bundle is mounted over
-	// it at /usr/local, read-only, whatever the job's policy says. The
-	// mounts (and so the guest's preopened descriptors) are the same for
-	// every instance of an engine, which a snapshot relies on.
+	// it at /usr/local, read-only, whatever the job's policy says (see
+	// bundleFS). The mounts (and so the guest's preopened descriptors) are
+	// the same for every instance of an engine, which a snapshot relies on.
 	fsc := wazero.NewFSConfig().(sysfs.FSConfig).WithSysFSMount(inst.root, "/")
-	fsc = fsc.WithFSMount(stdlib, "/usr/local")
+	fsc = fsc.(sysfs.FSConfig).WithSysFSMount(inst.bundle, bundleGuest)
 	if e.userSite != "" {
 		fsc = fsc.WithReadOnlyDirMount(e.userSite, packages.UserSitePath)
 	}
@@ -489,10 +490,6 @@ type Explainer interface {
 
 // explain serves the guest's "explain" call: payload is cwd NUL path.
 func (inst *instance) explain(in []byte) []byte {
-	ex, ok := inst.root.fs().(Explainer)
-	if !ok {
-		return nil
-	}
 	cwd, p, found := strings.Cut(string(in), "\x00")
 	if !found {
 		return nil
@@ -502,6 +499,13 @@ func (inst *instance) explain(in []byte) []byte {
 			cwd = "/"
 		}
 		p = path.Join(cwd, p)
+	}
+	if why, ok := inst.bundle.explain(path.Clean(p)); ok {
+		return []byte(why)
+	}
+	ex, ok := inst.root.fs().(Explainer)
+	if !ok {
+		return nil
 	}
 	if why, ok := ex.Explain(path.Clean(p)); ok {
 		return []byte(why)

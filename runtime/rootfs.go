@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"io/fs"
+	"path"
 	"sync"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
@@ -86,3 +87,65 @@ func (r *rootFS) Readlink(path string) (string, experimentalsys.Errno) { return 
 func (r *rootFS) Utimens(path string, atim, mtim int64) experimentalsys.Errno {
 	return r.fs().Utimens(path, atim, mtim)
 }
+
+// bundleGuest is where the runtime bundle (the Python installation) is
+// mounted in every interpreter.
+const bundleGuest = "/usr/local"
+
+// bundleFS is the runtime bundle as the guest sees it at /usr/local: read
+// as usual; every change is refused with EROFS, and the refusal is
+// remembered so that the guest's exception can say what happened (wazero's
+// own adapter answers ENOENT or ENOSYS, which explain nothing). The job's
+// filesystem never sees these paths.
+type bundleFS struct {
+	experimentalsys.FS // the bundle, read-only
+
+	mu      sync.Mutex
+	refused []string // guest paths of recent refusals, oldest first
+}
+
+// maxBundleRefusals bounds what bundleFS remembers: the guest asks about a
+// refusal right after it.
+const maxBundleRefusals = 8
+
+func (b *bundleFS) refuse(paths ...string) experimentalsys.Errno {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, p := range paths {
+		g := path.Join(bundleGuest, p)
+		b.refused = append(b.refused, g)
+		if len(b.refused) > maxBundleRefusals {
+			b.refused = b.refused[1:]
+		}
+	}
+	return experimentalsys.EROFS
+}
+
+// explain returns why a change to guestPath was refused, if it was.
+func (b *bundleFS) explain(guestPath string) (string, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i := len(b.refused) - 1; i >= 0; i-- {
+		if b.refused[i] == guestPath {
+			b.refused = append(b.refused[:i], b.refused[i+1:]...)
+			return "write denied: " + guestPath + " is part of the Python installation (" + bundleGuest +
+				"), which is read-only; write under /tmp or /output instead", true
+		}
+	}
+	return "", false
+}
+
+func (b *bundleFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
+	if flag&(experimentalsys.O_WRONLY|experimentalsys.O_RDWR|experimentalsys.O_CREAT|experimentalsys.O_TRUNC|experimentalsys.O_APPEND) != 0 {
+		return nil, b.refuse(p)
+	}
+	return b.FS.OpenFile(p, flag, perm)
+}
+func (b *bundleFS) Mkdir(p string, _ fs.FileMode) experimentalsys.Errno { return b.refuse(p) }
+func (b *bundleFS) Chmod(p string, _ fs.FileMode) experimentalsys.Errno { return b.refuse(p) }
+func (b *bundleFS) Rename(from, to string) experimentalsys.Errno        { return b.refuse(from, to) }
+func (b *bundleFS) Rmdir(p string) experimentalsys.Errno                { return b.refuse(p) }
+func (b *bundleFS) Unlink(p string) experimentalsys.Errno               { return b.refuse(p) }
+func (b *bundleFS) Link(from, to string) experimentalsys.Errno          { return b.refuse(from, to) }
+func (b *bundleFS) Symlink(_, link string) experimentalsys.Errno        { return b.refuse(link) }
+func (b *bundleFS) Utimens(p string, _, _ int64) experimentalsys.Errno  { return b.refuse(p) }
