@@ -31,8 +31,9 @@ import (
 // (the guest gets FileNotFoundError), fs.ErrPermission for a name the guest
 // may not read (PermissionError), or context.DeadlineExceeded for a timeout;
 // anything else reaches the guest as EIO (OSError). The error's message is
-// recorded as a Denial and available to Explain, so make it say what
-// failed. A *FetchError does all of this.
+// recorded as a Denial and becomes the guest's exception message, so make
+// it say what failed, and keep out of it what the guest must not learn
+// (URLs, hosts, keys). A *FetchError does all of this.
 type Fetcher interface {
 	Fetch(ctx context.Context, name string) ([]byte, error)
 }
