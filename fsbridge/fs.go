@@ -368,6 +368,15 @@ func (f *sandboxFS) Readlink(p string) (string, experimentalsys.Errno) {
 	return t, 0
 }
 
+// RecordDenial implements runtime.DenialRecorder: the runtime refuses
+// writes into the Python installation (/usr/local) itself, and lists them
+// with the Sandbox's own refusals (Denials). The runtime explains them
+// itself: they are listed, not kept for Explain.
+func (f *sandboxFS) RecordDenial(op, guestPath, message, errno string) {
+	f.s.denials.record(Denial{Op: op, Path: guestPath, Message: message, Errno: errno,
+		Reason: strings.TrimPrefix(message, op+" denied: "+guestPath+" ")}, false)
+}
+
 // Explain says why the most recent operation on guestPath was refused; see
 // Sandbox.Explain. The runtime finds it on Request.FS by interface and uses
 // it to put the reason into the guest's exception message.

@@ -413,6 +413,7 @@ t('utime', lambda: os.utime(src, (0, 0)))
 t('rmdir', lambda: os.rmdir('/usr/local/lib'))
 t('read', lambda: len(open(src, 'rb').read()) > 100)
 t('missing', lambda: read('/usr/local/nope.txt'))
+t('again', lambda: read('/usr/local/lib/x.py'))
 `)
 	if res.Status != runtime.StatusOK {
 		t.Fatalf("status %s: %s\nstdout:\n%s\nstderr:\n%s", res.Status, res.Message, res.Stdout, res.Stderr)
@@ -427,12 +428,19 @@ t('missing', lambda: read('/usr/local/nope.txt'))
 	checkLines(t, out, map[string]string{
 		"create":  "OSError EROFS | [Errno 69] write denied: /usr/local/lib/x.py" + why + "'/usr/local/lib/x.py'",
 		"append":  "OSError EROFS | [Errno 69] write denied: SRC" + why + "'SRC'",
-		"mkdir":   "OSError EROFS | [Errno 69] write denied: /usr/local/lib/d" + why + "'/usr/local/lib/d'",
-		"remove":  "OSError EROFS | [Errno 69] write denied: SRC" + why + "'SRC'",
-		"rename":  "OSError EROFS | [Errno 69] write denied: SRC" + why + "'SRC' -> '/usr/local/lib/moved'",
+		"mkdir":   "OSError EROFS | [Errno 69] mkdir denied: /usr/local/lib/d" + why + "'/usr/local/lib/d'",
+		"remove":  "OSError EROFS | [Errno 69] delete denied: SRC" + why + "'SRC'",
+		"rename":  "OSError EROFS | [Errno 69] rename denied: SRC" + why + "'SRC' -> '/usr/local/lib/moved'",
 		"utime":   "OSError EROFS | [Errno 69] write denied: SRC" + why + "'SRC'",
-		"rmdir":   "OSError EROFS | [Errno 69] write denied: /usr/local/lib" + why + "'/usr/local/lib'",
+		"rmdir":   "OSError EROFS | [Errno 69] delete denied: /usr/local/lib" + why + "'/usr/local/lib'",
 		"read":    "OK True",
 		"missing": "FileNotFoundError ENOENT | [Errno 44] No such file or directory: '/usr/local/nope.txt'",
+		"again":   "FileNotFoundError ENOENT | [Errno 44] No such file or directory: '/usr/local/lib/x.py'",
 	})
+	// The caller's list of refusals has them too.
+	ds := sb.Denials()
+	hasDenial(t, ds, "write denied: /usr/local/lib/x.py"+strings.TrimSuffix(why, ": "))
+	hasDenial(t, ds, "mkdir denied: /usr/local/lib/d"+strings.TrimSuffix(why, ": "))
+	hasDenial(t, ds, "delete denied: "+src+strings.TrimSuffix(why, ": "))
+	hasDenial(t, ds, "rename denied: "+src+strings.TrimSuffix(why, ": "))
 }

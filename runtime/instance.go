@@ -121,11 +121,11 @@ func (e *Engine) instantiate(ctx context.Context, memLimit int64) (*instance, er
 		stderr:   &switchWriter{},
 		stdin:    &switchReader{},
 		root:     &rootFS{},
-		bundle:   &bundleFS{FS: &sysfs.AdaptFS{FS: e.bundle.Files}},
 		jobs:     make(chan *job, 1),
 		exited:   make(chan struct{}),
 	}
 	inst.mem.setLimit(uint64(memLimit))
+	inst.bundle = &bundleFS{FS: &sysfs.AdaptFS{FS: e.bundle.Files}, root: inst.root}
 	// "/" is the job's filesystem (see rootFS); the bundle is mounted over
 	// it at /usr/local, read-only, whatever the job's policy says (see
 	// bundleFS). The mounts (and so the guest's preopened descriptors) are
