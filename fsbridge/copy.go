@@ -9,6 +9,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 )
@@ -16,10 +18,15 @@ import (
 // CopyToSandbox copies a host file or folder into the sandbox, as the
 // copy_to_sandbox tool does, and returns the guest path it wrote.
 //
-// src is a host path. After its symbolic links are resolved it must be
-// inside the host folder of one of the Sandbox's mounts (any mode: reading
-// is what every mount allows), and it is read through that mount, so links
-// inside it that lead out are refused as they would be for the guest.
+// src is a host path. It must lie inside the host folder of one of the
+// Sandbox's mounts (any mode: reading is what every mount allows), as
+// written, without following links on the way there; the rest of it is
+// read through that mount, so links inside it that lead out are refused
+// as they would be for the guest.
+//
+// A src outside every mount is refused with the same message whether or
+// not it exists, and no message names a host folder: the caller (a model)
+// learns nothing about the host beyond what the mounts show the guest.
 //
 // dst is a guest path on a writable mount (a read-write or copy-on-write
 // mount, /output or /tmp). If dst is an existing folder or ends with "/",
@@ -30,35 +37,18 @@ import (
 // No symbolic link is created: inside a copied folder, a link to a file is
 // copied as the file's content and a link to a folder is skipped.
 func (s *Sandbox) CopyToSandbox(src, dst string) (string, error) {
-	abs, err := filepath.Abs(src)
-	if err != nil {
-		return "", fmt.Errorf("copy_to_sandbox: source %s: %w", src, err)
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "", fmt.Errorf("copy_to_sandbox: source %s: %w", src, err)
-	}
-	var from *mount
-	var hosts []string
-	for _, m := range s.mounts {
-		if m.host == "" {
-			continue
+	from, srcRel, ok := s.hostSource(src)
+	if !ok {
+		reason := "is not inside a host folder mounted in the sandbox (none is mounted)"
+		if ms := s.guestPaths(func(m *mount) bool { return m.host != "" && s.hostBackend(m) != nil }); len(ms) > 0 {
+			reason = fmt.Sprintf("is not inside a host folder mounted in the sandbox (mounted at %s)", strings.Join(ms, ", "))
 		}
-		hosts = append(hosts, m.host)
-		if from == nil && within(real, m.host) {
-			from = m
-		}
+		d := &Denial{Op: "copy", Path: src, Errno: "EACCES", Reason: reason}
+		d.Message = "copy denied: " + src + " " + d.Reason
+		d.Time = time.Now()
+		s.denials.add(*d)
+		return "", d
 	}
-	if from == nil {
-		return "", &Denial{Op: "copy", Path: src, Errno: "EACCES",
-			Reason:  fmt.Sprintf("is outside the readable host folders (%s)", strings.Join(hosts, ", ")),
-			Message: fmt.Sprintf("copy denied: %s is outside the readable host folders (%s)", src, strings.Join(hosts, ", "))}
-	}
-	relHost, err := filepath.Rel(from.host, real)
-	if err != nil {
-		return "", err
-	}
-	srcRel := filepath.ToSlash(relHost)
 	be := s.hostBackend(from)
 
 	fi, err := be.stat(srcRel)
@@ -67,15 +57,59 @@ func (s *Sandbox) CopyToSandbox(src, dst string) (string, error) {
 	}
 	g := guestAbs(dst)
 	fsys := &sandboxFS{s: s}
+	name := path.Base(from.gpath(srcRel))
 	if strings.HasSuffix(dst, "/") {
-		g = path.Join(g, path.Base(filepath.ToSlash(real)))
+		g = path.Join(g, name)
 	} else if st, errno := fsys.Stat(g); errno == 0 && st.Mode.IsDir() {
-		g = path.Join(g, path.Base(filepath.ToSlash(real)))
+		g = path.Join(g, name)
 	}
 	if fi.IsDir() {
 		return g, s.copyDir(fsys, be, from, srcRel, g)
 	}
 	return g, s.copyFile(fsys, be, from, srcRel, g, fi.Mode().Perm())
+}
+
+// GuestPath returns the guest path at which the guest sees the host path
+// hostPath, if hostPath lies inside the host folder of one of the mounts
+// (judged by the path's text, as CopyToSandbox does; nothing on the host is
+// touched). pybox run uses it to show a script under the name the guest
+// can open, never its host path.
+func (s *Sandbox) GuestPath(hostPath string) (string, bool) {
+	m, rel, ok := s.hostSource(hostPath)
+	if !ok {
+		return "", false
+	}
+	return m.gpath(rel), true
+}
+
+// hostSource finds the mount whose host folder holds the host path src,
+// and src's name inside it. Only the path's text is looked at (the host
+// folder as configured, or its real path): nothing on the host is touched,
+// so the answer cannot reveal whether a path outside the mounts exists.
+func (s *Sandbox) hostSource(src string) (*mount, string, bool) {
+	if src == "" || strings.ContainsRune(src, 0) {
+		return nil, "", false
+	}
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		return nil, "", false
+	}
+	for _, m := range s.mounts {
+		if m.host == "" || s.hostBackend(m) == nil {
+			continue
+		}
+		for _, h := range []string{m.host, m.hostAsGiven} {
+			if h == "" || !within(abs, h) {
+				continue
+			}
+			rel, err := filepath.Rel(h, abs)
+			if err != nil {
+				continue
+			}
+			return m, filepath.ToSlash(rel), true
+		}
+	}
+	return nil, "", false
 }
 
 // hostBackend is the backend reading a mount's host folder (a cow mount's
@@ -97,7 +131,29 @@ func (s *Sandbox) copyErr(m *mount, rel string, err error) error {
 		d := de.d
 		return &d
 	}
-	return fmt.Errorf("copy_to_sandbox: %s: %w", m.gpath(rel), err)
+	return fmt.Errorf("copy failed: %s: %s", m.gpath(rel), plainReason(err))
+}
+
+// plainReason is the system's reason inside err without the path it names:
+// files opened through os.Root carry their host path in their errors.
+func plainReason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err.Error()
+	}
+	var en experimentalsys.Errno
+	if errors.As(err, &en) {
+		return en.Error()
+	}
+	var se syscall.Errno
+	if errors.As(err, &se) {
+		return se.Error()
+	}
+	return "I/O error"
 }
 
 // guestErr turns an errno from the sandbox FS into an error, with the
@@ -107,7 +163,7 @@ func (s *Sandbox) guestErr(op, g string, errno experimentalsys.Errno) error {
 		s.denials.add(d) // keep it in the log; take only consumed it for Explain
 		return &d
 	}
-	return fmt.Errorf("copy_to_sandbox: %s %s: %w", op, g, errno)
+	return fmt.Errorf("copy failed: %s %s: %w", op, g, errno)
 }
 
 func (s *Sandbox) copyDir(fsys *sandboxFS, be backend, from *mount, srcRel, g string) error {
@@ -172,7 +228,7 @@ func (s *Sandbox) copyFile(fsys *sandboxFS, be backend, from *mount, srcRel, g s
 		}
 		if rerr != nil {
 			out.Close()
-			return fmt.Errorf("copy_to_sandbox: read %s: %w", from.gpath(srcRel), rerr)
+			return fmt.Errorf("copy failed: read %s: %s", from.gpath(srcRel), plainReason(rerr))
 		}
 	}
 	if errno := out.Close(); errno != 0 {

@@ -155,7 +155,11 @@ type denialLog struct {
 // grow host memory without bound. Past it, only the count grows.
 const maxDenials = 10000
 
-func (l *denialLog) add(d Denial) {
+func (l *denialLog) add(d Denial) { l.record(d, true) }
+
+// record adds d to the log; explainable makes it Explain's answer for its
+// paths (until taken).
+func (l *denialLog) record(d Denial, explainable bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if d.Time.IsZero() {
@@ -170,6 +174,9 @@ func (l *denialLog) add(d Denial) {
 		l.all[len(l.all)-1] = d
 	} else {
 		l.all = append(l.all, d)
+	}
+	if !explainable {
+		return
 	}
 	i := len(l.all) - 1
 	l.latest[d.Path] = i

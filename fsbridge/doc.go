@@ -53,8 +53,14 @@
 //     link. /tmp has no links. Artifacts follow no link.
 //   - Open special files (FIFOs, devices, sockets) from a host folder.
 //   - Reveal host paths: readlink of a link that points outside its mount
-//     is refused; messages name guest paths only (CopyToSandbox, which the
-//     operator's side calls, names host paths).
+//     is refused; messages name guest paths only. CopyToSandbox, whose
+//     caller may be a model, echoes only the source it was given, and
+//     answers a source outside every mount the same way whether or not it
+//     exists (it looks at the path's text, not at the host).
+//   - Reveal the operator's URLs: a failed fetch tells the guest the route
+//     and the HTTP status or a generic network reason (FetchError.Error);
+//     the URL, which may hold a key in its query, goes only to
+//     HTTPFetcher.Logger (FetchError.Detail).
 //   - Reach the network other than through a Fetcher the operator
 //     registered; HTTPFetcher only fetches its allowlisted URLs, with a
 //     timeout and a size cap, and follows redirects only on the same host.
@@ -69,6 +75,11 @@
 // (ETIMEDOUT) reach the guest as EIO. Denial.Errno keeps the ideal name so
 // the runtime can restore it. A fetcher's "not found" is ENOENT
 // (FileNotFoundError) and "forbidden" EACCES.
+//
+// A mount point itself cannot be removed, moved or replaced (EPERM, with
+// the reason); seeking to a negative or overflowing offset is EINVAL on
+// every file. A refusal of a name relative to a folder descriptor
+// (dir_fd) is explained with the path the operation really used.
 //
 // Looking is not refusing: stat of a path outside every mount is a quiet
 // ENOENT (the import system and os.path.exists look at many paths), while

@@ -3,15 +3,19 @@ package fsbridge
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -28,8 +32,9 @@ import (
 // (the guest gets FileNotFoundError), fs.ErrPermission for a name the guest
 // may not read (PermissionError), or context.DeadlineExceeded for a timeout;
 // anything else reaches the guest as EIO (OSError). The error's message is
-// recorded as a Denial and available to Explain, so make it say what
-// failed. A *FetchError does all of this.
+// recorded as a Denial and becomes the guest's exception message, so make
+// it say what failed, and keep out of it what the guest must not learn
+// (URLs, hosts, keys). A *FetchError does all of this.
 type Fetcher interface {
 	Fetch(ctx context.Context, name string) ([]byte, error)
 }
@@ -65,20 +70,57 @@ type FetcherFunc func(ctx context.Context, name string) ([]byte, error)
 func (f FetcherFunc) Fetch(ctx context.Context, name string) ([]byte, error) { return f(ctx, name) }
 
 // FetchError is a failed fetch or upload with what the guest needs to know.
+//
+// Its message (Error) is what the guest and the model read, so it never
+// names the URL, the host or the query: they are the operator's (a query
+// may hold an API key). It says the route, the HTTP status or a generic
+// network reason, e.g. `route "files/{path}": 404 Not Found` or
+// `route "current-ip": connection refused`. Detail has the whole story,
+// URL included, for the operator's log.
 type FetchError struct {
 	// Name is the file name below the mount.
 	Name string
-	// Method and URL are set by HTTPFetcher.
+	// Route is the Routes key that allowed Name ("current-ip",
+	// "files/{path}"); empty if none did.
+	Route string
+	// Method and URL are set by HTTPFetcher. They are the operator's:
+	// Error leaves them out.
 	Method, URL string
 	// Status is the HTTP status code, or 0 if there was no response.
 	Status int
-	// Err is the underlying error (fs.ErrNotExist for a 404, ...).
+	// Reason is the guest-safe account of a failure without a status (or
+	// after one), e.g. "timed out after 10s"; empty to use Status alone.
+	Reason string
+	// Err is the underlying error (fs.ErrNotExist for a 404, ...). Its
+	// message may name the URL; only Detail shows it.
 	Err error
 }
 
-// Error describes the failure, e.g.
-// "GET http://127.0.0.1:8080/ip: 404 Not Found".
+// Error describes the failure without the URL, e.g.
+// `route "ip": 404 Not Found`.
 func (e *FetchError) Error() string {
+	var b strings.Builder
+	switch {
+	case e.Route != "":
+		fmt.Fprintf(&b, "route %q: ", e.Route)
+	case e.Name != "":
+		fmt.Fprintf(&b, "%q: ", e.Name)
+	}
+	if e.Status != 0 {
+		fmt.Fprintf(&b, "%d %s", e.Status, http.StatusText(e.Status))
+		if e.Reason != "" {
+			b.WriteString(": ")
+		}
+	}
+	b.WriteString(e.Reason)
+	return b.String()
+}
+
+// Detail describes the failure for the operator, with the method, the URL
+// and the underlying error, e.g.
+// "GET http://127.0.0.1:8080/ip?key=K: 404 Not Found". Never show it to
+// the guest or the model.
+func (e *FetchError) Detail() string {
 	var b strings.Builder
 	if e.URL != "" {
 		b.WriteString(e.Method + " " + e.URL + ": ")
@@ -104,6 +146,42 @@ var errHTTPStatus = errors.New("unexpected HTTP status")
 
 // ErrTooLarge is wrapped by fetch errors for responses over the size limit.
 var ErrTooLarge = errors.New("response exceeds the size limit")
+
+// errOtherHost and errTooManyRedirects are the redirect refusals of the
+// default client.
+var (
+	errOtherHost        = errors.New("redirect to another host refused")
+	errTooManyRedirects = errors.New("too many redirects")
+)
+
+// netReason says why a request failed in words that name no host, address
+// or URL: the operator's URLs are not the guest's to see.
+func netReason(err error) string {
+	var dns *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var recErr tls.RecordHeaderError
+	switch {
+	case errors.Is(err, errOtherHost):
+		return errOtherHost.Error()
+	case errors.Is(err, errTooManyRedirects):
+		return errTooManyRedirects.Error()
+	case errors.Is(err, context.Canceled):
+		return "canceled"
+	case errors.As(err, &dns):
+		return "network failure: the host name could not be resolved"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "network failure: connection refused"
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return "network failure: the connection was closed by the server"
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "network failure: the host is unreachable"
+	case errors.As(err, &certErr):
+		return "network failure: the server's TLS certificate is not trusted"
+	case errors.As(err, &recErr):
+		return "network failure: the server does not speak TLS"
+	}
+	return "network failure"
+}
 
 // Unwrap returns Err.
 func (e *FetchError) Unwrap() error { return e.Err }
@@ -143,6 +221,10 @@ type HTTPFetcher struct {
 	MaxBytes int64
 	// PutMethod is the method for uploads: "PUT" (default) or "POST".
 	PutMethod string
+	// Logger, if set, receives each failure with its detail (method, URL,
+	// underlying error): the operator's record. The guest only ever sees
+	// FetchError.Error, which names neither the URL nor the host.
+	Logger *slog.Logger
 }
 
 // HTTPFetcher defaults.
@@ -155,18 +237,24 @@ const (
 // exact route wins; otherwise the matching pattern with the most literal
 // text does.
 func (h *HTTPFetcher) URL(name string) (string, bool) {
+	u, _, ok := h.route(name)
+	return u, ok
+}
+
+// route returns the URL name maps to and the Routes key that allowed it.
+func (h *HTTPFetcher) route(name string) (u, key string, ok bool) {
 	if u, ok := h.Routes[name]; ok && !strings.Contains(name, "{") {
-		return u, true
+		return u, name, true
 	}
-	best, bestScore := "", -1
+	best, bestKey, bestScore := "", "", -1
 	for k, tmpl := range h.Routes {
 		vars, score, ok := matchRoute(k, name)
 		if !ok || score <= bestScore {
 			continue
 		}
-		best, bestScore = fillRoute(tmpl, vars), score
+		best, bestKey, bestScore = fillRoute(tmpl, vars), k, score
 	}
-	return best, bestScore >= 0
+	return best, bestKey, bestScore >= 0
 }
 
 // fillRoute puts the matched values into a URL template, escaped for
@@ -301,10 +389,10 @@ func (h *HTTPFetcher) client() *http.Client {
 var sameHostClient = &http.Client{
 	CheckRedirect: func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 5 {
-			return errors.New("too many redirects")
+			return errTooManyRedirects
 		}
 		if req.URL.Host != via[0].URL.Host {
-			return fmt.Errorf("redirect to another host (%s) refused", req.URL.Host)
+			return fmt.Errorf("%w: %s", errOtherHost, req.URL.Host)
 		}
 		return nil
 	},
@@ -312,9 +400,10 @@ var sameHostClient = &http.Client{
 
 // do sends a request; body (of size bytes) is nil for none.
 func (h *HTTPFetcher) do(ctx context.Context, method, name string, body io.Reader, size int64) ([]byte, error) {
-	u, ok := h.URL(name)
+	u, route, ok := h.route(name)
 	if !ok {
-		return nil, &FetchError{Name: name, Err: fmt.Errorf("%w: %q is not in the allowlist", fs.ErrNotExist, name)}
+		return nil, h.logged(&FetchError{Name: name, Reason: "not in the allowlist of this folder",
+			Err: fmt.Errorf("%w: %q is not in the allowlist", fs.ErrNotExist, name)})
 	}
 	timeout := h.Timeout
 	if timeout <= 0 {
@@ -326,9 +415,16 @@ func (h *HTTPFetcher) do(ctx context.Context, method, name string, body io.Reade
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	ferr := func(status int, reason string, err error) error {
+		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded {
+			reason = fmt.Sprintf("timed out after %s", timeout)
+			err = fmt.Errorf("%s: %w", reason, errors.Join(err, context.DeadlineExceeded))
+		}
+		return h.logged(&FetchError{Name: name, Route: route, Method: method, URL: u, Status: status, Reason: reason, Err: err})
+	}
 	req, err := http.NewRequestWithContext(ctx, method, u, body)
 	if err != nil {
-		return nil, &FetchError{Name: name, Method: method, URL: u, Err: err}
+		return nil, ferr(0, "the route's URL is not valid", err)
 	}
 	if body != nil {
 		req.ContentLength = size
@@ -344,33 +440,36 @@ func (h *HTTPFetcher) do(ctx context.Context, method, name string, body io.Reade
 			req.Header.Add(k, v)
 		}
 	}
-	ferr := func(status int, err error) error {
-		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded {
-			err = fmt.Errorf("timed out after %s: %w", timeout, context.DeadlineExceeded)
-		}
-		return &FetchError{Name: name, Method: method, URL: u, Status: status, Err: err}
-	}
 	resp, err := h.client().Do(req)
 	if err != nil {
-		return nil, ferr(0, err)
+		return nil, ferr(0, netReason(err), err)
 	}
 	defer resp.Body.Close()
 	switch {
 	case resp.StatusCode == http.StatusNotFound, resp.StatusCode == http.StatusGone:
-		return nil, ferr(resp.StatusCode, fs.ErrNotExist)
+		return nil, ferr(resp.StatusCode, "", fs.ErrNotExist)
 	case resp.StatusCode == http.StatusUnauthorized, resp.StatusCode == http.StatusForbidden:
-		return nil, ferr(resp.StatusCode, fs.ErrPermission)
+		return nil, ferr(resp.StatusCode, "", fs.ErrPermission)
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		return nil, ferr(resp.StatusCode, errHTTPStatus)
+		return nil, ferr(resp.StatusCode, "", errHTTPStatus)
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
 	if err != nil {
-		return nil, ferr(resp.StatusCode, err)
+		return nil, ferr(resp.StatusCode, "reading the response: "+netReason(err), err)
 	}
 	if int64(len(data)) > max {
-		return nil, ferr(resp.StatusCode, fmt.Errorf("%w (%d bytes)", ErrTooLarge, max))
+		tooLarge := fmt.Errorf("%w (%d bytes)", ErrTooLarge, max)
+		return nil, ferr(resp.StatusCode, tooLarge.Error(), tooLarge)
 	}
 	return data, nil
+}
+
+// logged hands a failure's detail to Logger, if set, and returns it.
+func (h *HTTPFetcher) logged(e *FetchError) error {
+	if h.Logger != nil {
+		h.Logger.Warn("fetch failed", "name", e.Name, "route", e.Route, "detail", e.Detail())
+	}
+	return e
 }
 
 // Fetch GETs the URL name maps to.

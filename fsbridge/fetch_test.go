@@ -143,22 +143,28 @@ t('binary', lambda: len(open('/network/current-ip', 'rb').read()))
 		"binary": "OK 11",
 	})
 	ds := sb.Denials()
-	hasDenial(t, ds, "fetch failed: /network/missing: GET "+ts.URL+"/files/missing: 404 Not Found")
-	hasDenial(t, ds, "fetch failed: /network/slow: GET "+ts.URL+"/slow: ", "timed out after 300ms")
-	hasDenial(t, ds, "fetch failed: /network/big:", "exceeds the size limit")
-	hasDenial(t, ds, "fetch failed: /network/forbidden:", "403 Forbidden")
-	hasDenial(t, ds, "fetch failed: /network/broken:", "500 Internal Server Error")
-	hasDenial(t, ds, "fetch failed: /network/anything-else:", "not in the allowlist")
+	hasDenial(t, ds, `fetch failed: /network/missing: route "missing": 404 Not Found`)
+	hasDenial(t, ds, `fetch failed: /network/slow: route "slow": timed out after 300ms`)
+	hasDenial(t, ds, `fetch failed: /network/big: route "big": 200 OK: response exceeds the size limit (1000 bytes)`)
+	hasDenial(t, ds, `fetch failed: /network/forbidden: route "forbidden": 403 Forbidden`)
+	hasDenial(t, ds, `fetch failed: /network/broken: route "broken": 500 Internal Server Error`)
+	hasDenial(t, ds, `fetch failed: /network/files/nope.txt: route "files/{path}": 404 Not Found`)
+	hasDenial(t, ds, `fetch failed: /network/anything-else: "anything-else": not in the allowlist of this folder`)
 	hasDenial(t, ds, "write denied: /network/current-ip is on a read-only virtual mount (/network)")
-	hasDenial(t, ds, "upload failed: /upload/not-allowed:", "not in the allowlist")
+	hasDenial(t, ds, `upload failed: /upload/not-allowed: "not-allowed": not in the allowlist of this folder`)
+	for _, d := range ds {
+		if strings.Contains(d.Message, ts.Listener.Addr().String()) {
+			t.Errorf("a denial names the operator's server: %s", d.Message)
+		}
+	}
 	for _, d := range ds {
 		if d.Path == "/network/slow" && d.Errno != "ETIMEDOUT" {
 			t.Errorf("slow: Errno = %q, want ETIMEDOUT", d.Errno)
 		}
 	}
-	// The guest asked Explain when the OSError was raised: the reason (URL
-	// and status) is in the Python exception's message.
-	if !strings.Contains(string(res.Stdout), "fetch failed: /network/missing: GET "+ts.URL+"/files/missing: 404 Not Found") {
+	// The guest asked Explain when the OSError was raised: the reason
+	// (route and status) is in the Python exception's message.
+	if !strings.Contains(string(res.Stdout), `fetch failed: /network/missing: route "missing": 404 Not Found`) {
 		t.Errorf("the 404 reason is not in the exception message:\n%s", res.Stdout)
 	}
 	ts.mu.Lock()

@@ -128,8 +128,40 @@ func (f *regFile) Seek(offset int64, whence int) (int64, experimentalsys.Errno) 
 	if whence < io.SeekStart || whence > io.SeekEnd {
 		return 0, experimentalsys.EINVAL
 	}
-	n, err := f.f.Seek(offset, whence)
+	// The resulting offset is checked here, not left to the file: afero's
+	// in-memory files (/tmp, virtual files) accept any offset, and a
+	// negative one makes their next read or write index out of range.
+	var base int64
+	switch whence {
+	case io.SeekCurrent:
+		cur, err := f.f.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0, errnoOf(err)
+		}
+		base = cur
+	case io.SeekEnd:
+		size, errno := f.size()
+		if errno != 0 {
+			return 0, errno
+		}
+		base = size
+	}
+	target, ok := addOffset(base, offset)
+	if !ok || target < 0 {
+		return 0, experimentalsys.EINVAL
+	}
+	n, err := f.f.Seek(target, io.SeekStart)
 	return n, errnoOf(err)
+}
+
+// addOffset adds two file offsets; ok is false if the sum overflows int64
+// (POSIX EOVERFLOW; the guest sees EINVAL).
+func addOffset(a, b int64) (int64, bool) {
+	s := a + b
+	if (b > 0 && s < a) || (b < 0 && s > a) {
+		return 0, false
+	}
+	return s, true
 }
 
 func (f *regFile) size() (int64, experimentalsys.Errno) {
@@ -194,6 +226,9 @@ func (f *regFile) changed(cost int64) {
 // writeAt admits, performs and charges a write of buf at off; do writes.
 func (f *regFile) writeAt(buf []byte, off int64, do func() (int, error)) (int, experimentalsys.Errno) {
 	n := int64(len(buf))
+	if _, ok := addOffset(off, n); off < 0 || !ok {
+		return 0, experimentalsys.EINVAL
+	}
 	var cost int64
 	if f.limited {
 		var errno experimentalsys.Errno

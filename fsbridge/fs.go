@@ -39,7 +39,55 @@ func (s *Sandbox) resolve(p string) (g string, dirOnly bool, m *mount, rel strin
 	}
 	g = guestAbs(c)
 	m, rel = s.mountFor(g)
+	s.noteRecent(g)
 	return g, dirOnly, m, rel, nil
+}
+
+// noteRecent remembers g as the path of the latest operation (see
+// Sandbox.Explain).
+func (s *Sandbox) noteRecent(g string) {
+	s.recentMu.Lock()
+	copy(s.recent[1:], s.recent[:len(s.recent)-1])
+	s.recent[0] = g
+	s.recentMu.Unlock()
+}
+
+// recentOp finds the operation a guest's question about p was about when
+// p is not the path that operation used: a name relative to a folder
+// descriptor (os.open(name, dir_fd=fd)) reaches the guest's exception bare,
+// and the guest joins it to its working folder, while the operation was on
+// the name below the descriptor's folder. It returns the newest recent
+// path that ends with p's last element, unless p itself comes first.
+func (s *Sandbox) recentOp(p string) (string, bool) {
+	base := path.Base(p)
+	s.recentMu.Lock()
+	defer s.recentMu.Unlock()
+	for _, r := range s.recent {
+		switch {
+		case r == "":
+			return "", false
+		case r == p:
+			return "", false
+		case r != "/" && path.Base(r) == base:
+			return r, true
+		}
+	}
+	return "", false
+}
+
+// mountPointErr refuses removing, moving or replacing the folder a mount
+// is attached to: it is where the operator put the mount, not the guest's
+// to change (on the host it would remove or move the operator's folder).
+func mountPointErr(op string, m *mount, from, to string) error {
+	what := "removed"
+	if op == "rename" {
+		what = "moved, renamed or replaced"
+	}
+	reason := fmt.Sprintf("%s is a mount point and cannot be %s (change what is inside it instead)", m.guest, what)
+	if to == "" {
+		return deny(op, from, reason[len(m.guest)+1:], experimentalsys.EPERM, "EBUSY")
+	}
+	return deny2(op, from, to, "is not possible: "+reason, experimentalsys.EPERM, "EBUSY")
 }
 
 func (s *Sandbox) outside(op, g string) error {
@@ -216,6 +264,9 @@ func (f *sandboxFS) Rmdir(p string) experimentalsys.Errno {
 	if errno != 0 {
 		return errno
 	}
+	if rel == "." {
+		return f.s.fail(mountPointErr("delete", m, m.guest, ""))
+	}
 	return f.s.fail(m.ops.rmdir(rel))
 }
 
@@ -280,6 +331,9 @@ func (f *sandboxFS) Rename(from, to string) experimentalsys.Errno {
 	if errno != 0 {
 		return errno
 	}
+	if rf == "." || rt == "." {
+		return f.s.fail(mountPointErr("rename", m, m.gpath(rf), m.gpath(rt)))
+	}
 	return f.s.fail(m.ops.rename(rf, rt))
 }
 
@@ -328,6 +382,15 @@ func (f *sandboxFS) Readlink(p string) (string, experimentalsys.Errno) {
 		return "", s.fail(err)
 	}
 	return t, 0
+}
+
+// RecordDenial implements runtime.DenialRecorder: the runtime refuses
+// writes into the Python installation (/usr/local) itself, and lists them
+// with the Sandbox's own refusals (Denials). The runtime explains them
+// itself: they are listed, not kept for Explain.
+func (f *sandboxFS) RecordDenial(op, guestPath, message, errno string) {
+	f.s.denials.record(Denial{Op: op, Path: guestPath, Message: message, Errno: errno,
+		Reason: strings.TrimPrefix(message, op+" denied: "+guestPath+" ")}, false)
 }
 
 // Explain says why the most recent operation on guestPath was refused; see

@@ -41,6 +41,10 @@ type mount struct {
 	kind  mountKind
 	guest string // absolute guest path, e.g. "/data"
 	host  string // real host folder (ro, rw, output; cow: the lower one)
+	// hostAsGiven is the host folder as the policy wrote it, made
+	// absolute but with its links left alone (CopyToSandbox accepts
+	// paths under either form).
+	hostAsGiven string
 	// writableVirtual: a virtual mount the operator opened for uploads.
 	writableVirtual bool
 	ops             mountOps

@@ -312,6 +312,7 @@ type plannedMount struct {
 	kind    mountKind
 	guest   string
 	host    string // real path; empty for tmp and virtual
+	hostAbs string // absolute, links not resolved (as the operator wrote it)
 	upper   string // cow: real path, or "" for a temp dir
 	virtual VirtualMount
 }
@@ -358,6 +359,9 @@ func (p Policy) plan(create bool) ([]plannedMount, error) {
 			return nil, fmt.Errorf("mount %s: host folder: %w", m, err)
 		}
 		pm := plannedMount{guest: g, host: host}
+		if abs, err := filepath.Abs(m.Host); err == nil {
+			pm.hostAbs = abs
+		}
 		switch m.Mode {
 		case ReadOnly:
 			pm.kind = kindRO

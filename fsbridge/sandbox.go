@@ -32,6 +32,11 @@ type Sandbox struct {
 
 	denials denialLog
 
+	// recent are the guest paths of the latest operations, newest first
+	// (see recentOp).
+	recentMu sync.Mutex
+	recent   [4]string
+
 	mu       sync.Mutex
 	runCtx   context.Context
 	written  int64
@@ -65,7 +70,7 @@ func New(p Policy) (*Sandbox, error) {
 		return realDir(d)
 	}
 	for _, pm := range plan {
-		m := &mount{s: s, kind: pm.kind, guest: pm.guest, host: pm.host}
+		m := &mount{s: s, kind: pm.kind, guest: pm.guest, host: pm.host, hostAsGiven: pm.hostAbs}
 		switch pm.kind {
 		case kindRO, kindRW, kindOutput:
 			if pm.kind == kindOutput && m.host == "" {
@@ -236,6 +241,11 @@ func (s *Sandbox) Denials() []Denial { return s.denials.list() }
 // A refused symlink is explained under its target too: the guest asks
 // about the target first, as the text resolved against its working folder
 // (os.symlink's first argument), which names no real path.
+//
+// The guest joins a name relative to a folder descriptor (dir_fd) to its
+// working folder before asking; Explain then recognises the operation by
+// the name's last element among the latest ones and explains the path it
+// really used.
 func (s *Sandbox) Explain(guestPath string) (string, bool) {
 	p := guestAbs(guestPath)
 	if d, ok := s.denials.take(p); ok {
@@ -243,6 +253,14 @@ func (s *Sandbox) Explain(guestPath string) (string, bool) {
 	}
 	if d, ok := s.denials.takeSymlink(p); ok {
 		return d.Message, true
+	}
+	if r, ok := s.recentOp(p); ok {
+		// The guest's path was relative to a folder descriptor: explain
+		// the path the operation really used, or nothing.
+		if d, ok := s.denials.take(r); ok {
+			return d.Message, true
+		}
+		return "", false
 	}
 	if m, _ := s.mountFor(p); m == nil && !s.isSynth(p) && !guestWithin(p, bundleGuest) {
 		return fmt.Sprintf("access denied: %s is outside every mount (%s)", p, strings.Join(s.guestPaths(nil), ", ")), true

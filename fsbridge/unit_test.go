@@ -399,11 +399,11 @@ func TestCopyToSandbox(t *testing.T) {
 		{name: "file into existing folder", src: filepath.Join(w.data, "sub", "b.txt"), dst: "/work", want: "/work/b.txt"},
 		{name: "folder", src: filepath.Join(w.src, "pkg"), dst: "/tmp/pkg", want: "/tmp/pkg"},
 		{name: "into cow", src: filepath.Join(w.data, "a.csv"), dst: "/src/a.csv", want: "/src/a.csv"},
-		{name: "outside policy", src: filepath.Join(w.secret, "secret.txt"), dst: "/work/s.txt", wantErr: "copy denied: " + filepath.Join(w.secret, "secret.txt") + " is outside the readable host folders"},
-		{name: "via link out", src: filepath.Join(w.data, "abs_out"), dst: "/work/s.txt", wantErr: "is outside the readable host folders"},
+		{name: "outside policy", src: filepath.Join(w.secret, "secret.txt"), dst: "/work/s.txt", wantErr: "copy denied: " + filepath.Join(w.secret, "secret.txt") + " is not inside a host folder mounted in the sandbox (mounted at /data, /work, /src, /output)"},
+		{name: "via link out", src: filepath.Join(w.data, "abs_out"), dst: "/work/s.txt", wantErr: "copy denied: /data/abs_out leads outside its mount (/data) through a symbolic link"},
 		{name: "to read-only", src: filepath.Join(w.data, "a.csv"), dst: "/data/copy.csv", wantErr: "write denied: /data/copy.csv is on a read-only mount (/data)"},
 		{name: "to outside", src: filepath.Join(w.data, "a.csv"), dst: "/etc/a.csv", wantErr: "write denied: /etc/a.csv is outside writable mounts"},
-		{name: "missing", src: filepath.Join(w.data, "nope"), dst: "/work/", wantErr: "no such file"},
+		{name: "missing", src: filepath.Join(w.data, "nope"), dst: "/work/", wantErr: "copy failed: /data/nope: no such file or directory"},
 		{name: "folder with link out", src: w.data, dst: "/work/data", wantErr: "leads outside its mount (/data)"},
 	}
 	for _, tt := range tests {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -74,6 +75,13 @@ type Config struct {
 	// an empty message when that step ends. The CLI uses it to show progress
 	// on a terminal.
 	Progress func(msg string)
+
+	// Logger receives what only the operator may read: when pybox itself
+	// fails during a run (a Go panic in a host function, recovered by
+	// wazero), the run's Result says only "internal error (id X)" and the
+	// panic with its stack is logged here under the same id. Nil means
+	// slog.Default().
+	Logger *slog.Logger
 }
 
 // DefaultCacheDir is the compilation cache used when Config.CacheDir is empty:
@@ -102,6 +110,7 @@ type Engine struct {
 	// folder leads the guest out of it.
 	userSite   *fsbridge.Sandbox
 	userSiteFS experimentalsys.FS
+	logger     *slog.Logger
 
 	data       []dataSegment // taken out of the compiled module: see splitData
 	noSnapshot bool
@@ -190,6 +199,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	e.cacheHit = cacheHit
 	e.preload = append([]string(nil), cfg.Preload...)
 	e.noSnapshot = cfg.NoSnapshot
+	e.logger = cfg.Logger
 	if cfg.UserPackages != "" {
 		if st, err := os.Stat(cfg.UserPackages); err == nil && st.IsDir() {
 			if err := e.mountUserSite(cfg.UserPackages); err != nil {

@@ -47,6 +47,7 @@ type instance struct {
 	stderr *switchWriter
 	stdin  *switchReader
 	root   *rootFS
+	bundle *bundleFS // /usr/local
 
 	jobs    chan *job     // next job for the guest
 	exited  chan struct{} // closed when pybox_serve returns
@@ -127,13 +128,13 @@ func (e *Engine) instantiate(ctx context.Context, memLimit int64) (*instance, er
 		exited:   make(chan struct{}),
 	}
 	inst.mem.setLimit(uint64(memLimit))
-	stdlib := e.bundle.Files
+	inst.bundle = &bundleFS{FS: &sysfs.AdaptFS{FS: e.bundle.Files}, root: inst.root}
 	// "/" is the job's filesystem (see rootFS); the bundle is mounted over
-	// it at /usr/local, read-only, whatever the job's policy says. The
-	// mounts (and so the guest's preopened descriptors) are the same for
-	// every instance of an engine, which a snapshot relies on.
+	// it at /usr/local, read-only, whatever the job's policy says (see
+	// bundleFS). The mounts (and so the guest's preopened descriptors) are
+	// the same for every instance of an engine, which a snapshot relies on.
 	fsc := wazero.NewFSConfig().(sysfs.FSConfig).WithSysFSMount(inst.root, "/")
-	fsc = fsc.WithFSMount(stdlib, "/usr/local")
+	fsc = fsc.(sysfs.FSConfig).WithSysFSMount(inst.bundle, bundleGuest)
 	if e.userSite != nil {
 		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(e.userSiteFS, packages.UserSitePath)
 		inst.userSiteEx = e.userSite
@@ -504,6 +505,9 @@ func (inst *instance) explain(in []byte) []byte {
 		p = path.Join(cwd, p)
 	}
 	p = path.Clean(p)
+	if why, ok := inst.bundle.explain(p); ok {
+		return []byte(why)
+	}
 	ex, ok := inst.root.fs().(Explainer)
 	if inst.userSiteEx != nil && (p == packages.UserSitePath || strings.HasPrefix(p, packages.UserSitePath+"/")) {
 		ex, ok = inst.userSiteEx, true

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"io/fs"
+	"path"
 	"sync"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
@@ -85,4 +86,90 @@ func (r *rootFS) Symlink(oldPath, linkName string) experimentalsys.Errno {
 func (r *rootFS) Readlink(path string) (string, experimentalsys.Errno) { return r.fs().Readlink(path) }
 func (r *rootFS) Utimens(path string, atim, mtim int64) experimentalsys.Errno {
 	return r.fs().Utimens(path, atim, mtim)
+}
+
+// bundleGuest is where the runtime bundle (the Python installation) is
+// mounted in every interpreter.
+const bundleGuest = "/usr/local"
+
+// bundleFS is the runtime bundle as the guest sees it at /usr/local: read
+// as usual; every change is refused with EROFS, and the refusal is
+// remembered so that the guest's exception can say what happened (wazero's
+// own adapter answers ENOENT or ENOSYS, which explain nothing), and handed
+// to the job's filesystem if it keeps a list of refusals (DenialRecorder).
+// The job's filesystem never sees these paths otherwise.
+type bundleFS struct {
+	experimentalsys.FS         // the bundle, read-only
+	root               *rootFS // the job's filesystem, for DenialRecorder
+
+	mu      sync.Mutex
+	refused []bundleRefusal // recent refusals, oldest first
+}
+
+type bundleRefusal struct{ path, message string }
+
+// DenialRecorder is implemented by a Request.FS that keeps the list of
+// what the guest was refused (fsbridge's does). The runtime refuses some
+// operations itself, writes into the Python installation at /usr/local,
+// and records them there too, so that the caller's list is complete.
+type DenialRecorder interface {
+	RecordDenial(op, guestPath, message, errno string)
+}
+
+// maxBundleRefusals bounds what bundleFS remembers: the guest asks about a
+// refusal right after it.
+const maxBundleRefusals = 8
+
+func (b *bundleFS) refuse(op string, paths ...string) experimentalsys.Errno {
+	for i, p := range paths {
+		g := path.Join(bundleGuest, p)
+		msg := op + " denied: " + g + " is part of the Python installation (" + bundleGuest +
+			"), which is read-only; write under /tmp or /output instead"
+		b.mu.Lock()
+		b.refused = append(b.refused, bundleRefusal{g, msg})
+		if len(b.refused) > maxBundleRefusals {
+			b.refused = b.refused[1:]
+		}
+		b.mu.Unlock()
+		if i == 0 && b.root != nil {
+			if r, ok := b.root.fs().(DenialRecorder); ok {
+				r.RecordDenial(op, g, msg, "EROFS")
+			}
+		}
+	}
+	return experimentalsys.EROFS
+}
+
+// explain returns why a change to guestPath was refused, if it was.
+func (b *bundleFS) explain(guestPath string) (string, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i := len(b.refused) - 1; i >= 0; i-- {
+		if r := b.refused[i]; r.path == guestPath {
+			b.refused = append(b.refused[:i], b.refused[i+1:]...)
+			return r.message, true
+		}
+	}
+	return "", false
+}
+
+func (b *bundleFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
+	if flag&(experimentalsys.O_WRONLY|experimentalsys.O_RDWR|experimentalsys.O_CREAT|experimentalsys.O_TRUNC|experimentalsys.O_APPEND) != 0 {
+		return nil, b.refuse("write", p)
+	}
+	return b.FS.OpenFile(p, flag, perm)
+}
+func (b *bundleFS) Mkdir(p string, _ fs.FileMode) experimentalsys.Errno { return b.refuse("mkdir", p) }
+func (b *bundleFS) Chmod(p string, _ fs.FileMode) experimentalsys.Errno { return b.refuse("chmod", p) }
+func (b *bundleFS) Rename(from, to string) experimentalsys.Errno {
+	return b.refuse("rename", from, to)
+}
+func (b *bundleFS) Rmdir(p string) experimentalsys.Errno  { return b.refuse("delete", p) }
+func (b *bundleFS) Unlink(p string) experimentalsys.Errno { return b.refuse("delete", p) }
+func (b *bundleFS) Link(from, to string) experimentalsys.Errno {
+	return b.refuse("link", to, from)
+}
+func (b *bundleFS) Symlink(_, link string) experimentalsys.Errno { return b.refuse("symlink", link) }
+func (b *bundleFS) Utimens(p string, _, _ int64) experimentalsys.Errno {
+	return b.refuse("write", p)
 }

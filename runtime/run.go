@@ -9,6 +9,8 @@ import (
 	"time"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+
+	"github.com/pybox-dev/pybox/internal/incident"
 )
 
 // Request is one piece of Python code to run in a fresh interpreter.
@@ -370,6 +372,13 @@ func (e *Engine) finish(res *Result, inst *instance, j *job, lim Limits, stderr 
 		code, clean = o.exitCode, true
 	}
 	switch {
+	case !clean && hostPanic(exitErr):
+		// pybox itself failed while serving the guest: the detail (Go
+		// stack, build paths, addresses) is for the operator only.
+		ie := incident.Report(e.logger, "interpreter host call", exitErr)
+		res.Status, res.ExitCode = StatusCrashed, ExitCodeCrashed
+		res.Message = ie.Error() + ": pybox failed while serving the interpreter, which was stopped"
+		stderr.note("\npybox: " + res.Message + "\n")
 	case !clean:
 		res.Status, res.ExitCode = StatusCrashed, ExitCodeCrashed
 		res.Message = "the Python interpreter crashed: " + trapReason(exitErr)
@@ -392,6 +401,13 @@ func (e *Engine) finish(res *Result, inst *instance, j *job, lim Limits, stderr 
 		res.Status, res.ExitCode = StatusExit, code
 		res.Message = fmt.Sprintf("exited with status %d", code)
 	}
+}
+
+// hostPanic reports whether err is a Go panic in a host function (pybox's
+// own code, e.g. the filesystem) that wazero recovered and turned into the
+// guest's end, as opposed to a trap of the guest's code.
+func hostPanic(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "(recovered by wazero)")
 }
 
 // trapReason turns a wazero error into a short explanation.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/pybox-dev/pybox/agent/tools"
 	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/internal/incident"
 )
 
 // route is one endpoint of the HTTP API. The table is the single source of
@@ -72,7 +73,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no route %s %s; see GET /openapi.json", r.Method, r.URL.Path))
 	})
-	return s.limitSize(s.rebinding(http.NewCrossOriginProtection().Handler(mux)))
+	return s.recoverPanics(s.limitSize(s.rebinding(http.NewCrossOriginProtection().Handler(mux))))
 }
 
 // apiError is the body of every error answer.
@@ -190,9 +191,59 @@ func (s *Server) callError(w http.ResponseWriter, err error) {
 	case errors.Is(err, errWorkspaceClosed):
 		writeError(w, http.StatusGone, "workspace_closed", err.Error())
 	default:
-		writeError(w, http.StatusInternalServerError, "internal", "pybox failed: "+err.Error())
+		// pybox failed. Its errors may name host folders (a workspace's
+		// output folder) and are not the client's to read.
+		var ie *incident.Error
+		if !errors.As(err, &ie) {
+			ie = incident.Report(s.cfg.Logger, "request", err)
+		}
+		writeError(w, http.StatusInternalServerError, "internal", ie.Error())
 	}
 }
+
+// recoverPanics answers a request whose handler panicked with a plain
+// internal error, the panic and its stack going to the log under the
+// error's id. net/http would log it too, but answer nothing.
+func (s *Server) recoverPanics(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rw := &wroteHeader{ResponseWriter: w}
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			ie := incident.Report(s.cfg.Logger, r.Method+" "+r.URL.Path, incident.Recovered(v))
+			if !rw.wrote {
+				writeError(w, http.StatusInternalServerError, "internal", ie.Error())
+			}
+		}()
+		h.ServeHTTP(rw, r)
+	})
+}
+
+// wroteHeader remembers whether a response was started, so that a
+// recovered panic does not write a second status line.
+type wroteHeader struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *wroteHeader) WriteHeader(code int) {
+	w.wrote = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *wroteHeader) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap gives http.ResponseController the underlying writer (flushing
+// for MCP's event streams).
+func (w *wroteHeader) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // workspaceFor resolves the workspace a request names; create opens it if
 // missing. It writes the error answer itself.

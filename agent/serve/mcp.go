@@ -16,6 +16,7 @@ import (
 
 	"github.com/pybox-dev/pybox/agent/tools"
 	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/internal/incident"
 )
 
 // ResourceScheme is the URI scheme of the files a workspace wrote to
@@ -55,7 +56,23 @@ func (s *Server) newMCPServer(stdio bool) *mcp.Server {
 		URITemplate: ResourceScheme + "://{workspace}/output/{+path}",
 	}, m.readResource)
 	srv.AddReceivingMiddleware(m.listResources)
+	srv.AddReceivingMiddleware(m.recoverPanics) // outermost
 	return srv
+}
+
+// recoverPanics turns a panic in any MCP method into a plain internal
+// error for the client, the panic and its stack going to the log under
+// the error's id. The SDK does not recover panics: one would end the
+// process, and every session with it.
+func (m *mcpSessions) recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		defer func() {
+			if p := incident.Recovered(recover()); p != nil {
+				res, err = nil, incident.Report(m.s.cfg.Logger, "mcp "+method, p)
+			}
+		}()
+		return next(ctx, method, req)
+	}
 }
 
 // mcpSessions maps MCP sessions to workspaces.
@@ -114,7 +131,9 @@ func (m *mcpSessions) callTool(ctx context.Context, req *mcp.CallToolRequest, na
 		if errors.Is(err, errTooManyWorkspaces) || errors.Is(err, errShuttingDown) {
 			return toolError(err.Error()), nil
 		}
-		return nil, err
+		// Opening a workspace failed on the host (its errors may name
+		// host folders): the client gets an id, the log the detail.
+		return nil, incident.Report(m.s.cfg.Logger, "mcp workspace", err)
 	}
 	res, err := m.s.call(ctx, w, name, req.Params.Arguments)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/pybox-dev/pybox/agent/tools"
+	"github.com/pybox-dev/pybox/internal/incident"
 )
 
 // Server serves the tools over MCP (stdio and streamable HTTP) and the JSON
@@ -132,14 +133,15 @@ func (s *Server) call(ctx context.Context, w *workspace, name string, args json.
 	start := time.Now()
 	res, err := w.box.Call(ctx, name, args)
 	if err != nil {
-		s.cfg.Logger.Error("tool failed", "workspace", w.id, "tool", name, "err", err)
 		if s.hard.Err() == nil {
 			// A Box closed under us (deleted or expired) is not a pybox failure.
 			if cur, ok := s.ws.lookup(w.id); !ok || cur != w {
+				s.cfg.Logger.Info("tool ended by its workspace closing", "workspace", w.id, "tool", name, "err", err)
 				return nil, fmt.Errorf("%w: %s", errWorkspaceClosed, w.id)
 			}
 		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+		// pybox failed: the client gets an id, the log the detail.
+		return nil, incident.Report(s.cfg.Logger, "tool "+name+" in workspace "+w.id, err)
 	}
 	s.cfg.Logger.Info("tool", "workspace", w.id, "tool", name, "is_error", res.IsError, "ms", time.Since(start).Milliseconds())
 	return res, nil

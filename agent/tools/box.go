@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/internal/incident"
 	"github.com/pybox-dev/pybox/runtime"
 )
 
@@ -176,7 +177,17 @@ func (b *Box) Sessions() *runtime.Sessions { return b.sessions }
 // Call runs the named tool. An unknown name is the model's mistake, so it is
 // a Result with IsError that lists the tools; the error is reserved for
 // pybox failing.
-func (b *Box) Call(ctx context.Context, name string, args json.RawMessage) (*Result, error) {
+//
+// A Go panic in a tool is recovered and returned as an error wrapping an
+// *incident.Panic (its message is the panic value only; the stack is in
+// the error for the operator's log): one bad call must not take a server
+// down, nor show its stack to a model.
+func (b *Box) Call(ctx context.Context, name string, args json.RawMessage) (res *Result, err error) {
+	defer func() {
+		if p := incident.Recovered(recover()); p != nil {
+			res, err = nil, fmt.Errorf("tool %s: %w", name, p)
+		}
+	}()
 	t, ok := b.byName[name]
 	if !ok {
 		names := make([]string, 0, len(b.byName))

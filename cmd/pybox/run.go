@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -64,7 +65,7 @@ func cmdRun(ctx context.Context, args []string) int {
 	if !ok {
 		return code
 	}
-	req, err := buildRequest(&f, rest)
+	req, script, err := buildRequest(&f, rest)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pybox run: %v\n", err)
 		return 2
@@ -74,6 +75,9 @@ func cmdRun(ctx context.Context, args []string) int {
 		return code
 	}
 	defer cleanup()
+	if script != "" {
+		req.Filename = scriptGuestName(sb, script)
+	}
 
 	req.Stdout, req.Stderr = os.Stdout, os.Stderr
 	req.Limits = runtime.Limits{
@@ -102,32 +106,50 @@ func cmdRun(ctx context.Context, args []string) int {
 }
 
 // buildRequest works out which code to run from -c, a file name or "-".
-func buildRequest(f *runFlags, rest []string) (runtime.Request, error) {
-	var req runtime.Request
+// script is the host path of the script file, if one was given; the
+// request's Filename is then left for scriptGuestName to choose.
+func buildRequest(f *runFlags, rest []string) (req runtime.Request, script string, err error) {
 	switch {
 	case f.code != "":
 		req.Code, req.Filename, req.Args = f.code, "<string>", rest
 		req.Stdin = os.Stdin
 	case len(rest) == 0:
-		return req, errors.New("nothing to run: give a script path, -c CODE, or - to read code from standard input")
+		return req, "", errors.New("nothing to run: give a script path, -c CODE, or - to read code from standard input")
 	case rest[0] == "-":
 		b, err := io.ReadAll(os.Stdin)
 		if err != nil {
-			return req, fmt.Errorf("read code from standard input: %w", err)
+			return req, "", fmt.Errorf("read code from standard input: %w", err)
 		}
 		req.Code, req.Filename, req.Args = string(b), "<stdin>", rest[1:]
 	default:
 		b, err := os.ReadFile(rest[0])
 		if err != nil {
-			return req, fmt.Errorf("read script: %w", err)
+			return req, "", fmt.Errorf("read script: %w", err)
 		}
-		req.Code, req.Filename, req.Args = string(b), rest[0], rest[1:]
+		script = rest[0]
+		req.Code, req.Filename, req.Args = string(b), script, rest[1:]
 		req.Stdin = os.Stdin
 	}
 	if strings.IndexByte(req.Code, 0) >= 0 {
-		return req, fmt.Errorf("%s: source code cannot contain NUL bytes", req.Filename)
+		return req, "", fmt.Errorf("%s: source code cannot contain NUL bytes", req.Filename)
 	}
-	return req, nil
+	return req, script, nil
+}
+
+// scriptGuestName is the name the guest sees for the script at host path
+// script (in sys.argv[0], __file__ and tracebacks): its guest path if it
+// lies in a mounted folder (so that code reading files next to __file__
+// works), else "/" and its base name. Never its host path: that names the
+// operator's folders (home directory, user name, project layout).
+func scriptGuestName(sb *fsbridge.Sandbox, script string) string {
+	if g, ok := sb.GuestPath(script); ok {
+		return g
+	}
+	base := filepath.Base(script)
+	if base == "." || base == string(filepath.Separator) || base == "" {
+		base = "script.py"
+	}
+	return "/" + base
 }
 
 // parseFlags parses a command's flags; when ok is false the command is over

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pybox-dev/pybox/agent/serve"
 	"github.com/pybox-dev/pybox/agent/tools"
+	"github.com/pybox-dev/pybox/fsbridge"
 	"github.com/pybox-dev/pybox/packages"
 	"github.com/pybox-dev/pybox/runtime"
 )
@@ -199,7 +200,14 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 	if err != nil {
 		return nil, nil, err
 	}
-	rc := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, WarmPool: f.warmPool}
+	// Failed fetches reach the guest without their URL; the operator's
+	// log gets the detail.
+	for _, v := range policy.Virtual {
+		if h, ok := v.Fetcher.(*fsbridge.HTTPFetcher); ok && h.Logger == nil {
+			h.Logger = logger
+		}
+	}
+	rc := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, WarmPool: f.warmPool, Logger: logger}
 	userDir := ""
 	if dir, err := packages.UserDir(); err == nil {
 		rc.UserPackages, userDir = dir, dir

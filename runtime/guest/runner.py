@@ -110,6 +110,43 @@ _patch_os()
 sys.meta_path.insert(0, _PatchFinder())
 
 
+# --- os.utime refusals that say why --------------------------------------
+# CPython raises os.utime's errors without the file name, so the host is
+# never asked why (see PyErr_SetFromErrnoWithFilenameObjects in
+# scripts/cpython/pybox.patch): a refused utime on a read-only mount was a
+# bare "[Errno 69] Read-only file system". Ask the host, as that C code does.
+# (A traceback through a failed utime shows this wrapper's frame.)
+def _patch_utime():
+    import os
+    real = os.utime
+
+    def utime(path, *args, **kwargs):
+        try:
+            return real(path, *args, **kwargs)
+        except OSError as e:
+            if e.filename is not None or isinstance(path, int):
+                raise
+            try:
+                p = os.fsdecode(path)
+                why = _pybox.call("explain", (os.getcwd() + "\0" + p).encode(
+                    "utf-8", "surrogateescape")).decode("utf-8", "replace")
+            except Exception:
+                raise e from None
+            # With the file name, as every other failed file operation.
+            raise type(e)(e.errno, why or e.strerror, p) from None
+
+    utime.__doc__, utime.__name__, utime.__qualname__ = real.__doc__, "utime", "utime"
+    utime.__module__ = real.__module__
+    os.utime = utime
+    # shutil and others check these sets for os.utime itself.
+    for s in (os.supports_dir_fd, os.supports_fd, os.supports_follow_symlinks):
+        if real in s:
+            s.add(utime)
+
+
+_patch_utime()
+
+
 def _job():
     raw = _pybox.call("job", b"").decode("utf-8", "surrogateescape")
     parts = raw.split("\0")
