@@ -120,6 +120,11 @@ def _patch_asyncio(mod):
             raise PermissionError(_NO_NET % (what, _address(a, k)))
         return f
 
+    def _serve(what):
+        def f(client_connected_cb=None, *a, **k):
+            raise PermissionError(_NO_NET % (what, _address(a, k)))
+        return f
+
     def _loop_net(what):
         def f(self, protocol_factory=None, *a, **k):
             raise PermissionError(_NO_NET % (what, _address(a, k)))
@@ -133,10 +138,10 @@ def _patch_asyncio(mod):
 
     for m in (mod, mod.streams):
         m.open_connection = _net("connect to")
-        m.start_server = _net("serve on")
+        m.start_server = _serve("serve on")
         if hasattr(m, "open_unix_connection"):
             m.open_unix_connection = _net("connect to")
-            m.start_unix_server = _net("serve on")
+            m.start_unix_server = _serve("serve on")
     for m in (mod, mod.subprocess):
         m.create_subprocess_exec = _proc
         m.create_subprocess_shell = _proc
