@@ -261,9 +261,9 @@ def _encode(pairs):
     return bytes(out)
 
 
-def _job():
+def _job(raw):
     job = {"argv": []}
-    for k, v in _fields(_call("job", b"")):
+    for k, v in _fields(raw):
         if k == "argv":
             job["argv"].append(v)
         else:
@@ -551,16 +551,25 @@ def _serve():
     _fresh()
     status = 0
     while True:
+        raw = None
         try:
-            job = _job()
+            raw = _call("job", b"")
+            job = _job(raw)
+            out = _run(job)
         except KeyboardInterrupt:
-            # An interrupt aimed at the job just reported, landing after it
-            # ended: the host clears it when it hands out the next job.
-            continue
+            if raw is None:
+                # An interrupt aimed at the job just reported, landing after
+                # it ended: the host clears it as it hands out the next job.
+                continue
+            # The job was interrupted before its code started (its
+            # deadline had all but passed): reported like any interrupt.
+            job = _job(raw)
+            out = ("interrupt", 1, "KeyboardInterrupt", "", "", "")
         except OSError:
+            if raw is not None:
+                raise
             # The host has no more jobs for this interpreter.
             sys.exit(status)
-        out = _run(job)
         status = out[1]
         _flush()
         once = job.get("mode") == "once"
