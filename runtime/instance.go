@@ -79,7 +79,6 @@ type job struct {
 	stop    chan struct{} // closed when the host interrupts or kills this job
 	stopped atomic.Bool
 	caught  atomic.Int64  // unix ns when the runner caught KeyboardInterrupt
-	started chan struct{} // closed when the guest took the job
 	done    chan struct{} // closed when the guest reported an outcome
 	// parked is closed when the guest, having reported this job, is back
 	// in its "job" call waiting for the next: only then is a session's
@@ -103,7 +102,6 @@ func newJob(req *Request, once bool) *job {
 	return &job{
 		payload: encodeJob(req, once),
 		stop:    make(chan struct{}),
-		started: make(chan struct{}),
 		done:    make(chan struct{}),
 		parked:  make(chan struct{}),
 	}
@@ -343,7 +341,6 @@ func (inst *instance) nextJob() ([]byte, error) {
 	inst.clearInterrupt()
 	inst.cur.Store(j)
 	inst.phase = phaseRunning
-	close(j.started)
 	return j.payload, nil
 }
 
