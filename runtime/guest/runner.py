@@ -204,7 +204,12 @@ class _PatchLoader:
 
     def exec_module(self, module):
         self._loader.exec_module(module)
-        self._patch(module)
+        try:
+            self._patch(module)
+        except Exception:
+            # A refusal that could not be installed leaves WASI's own error
+            # in place; it must never break the import.
+            pass
 
 
 class _PatchFinder:
