@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -62,8 +61,13 @@ type instance struct {
 	flags    [5]atomic.Uint32
 	loopKill api.MutableGlobal // nil unless the binary has the loop guard
 	killed   atomic.Bool       // answered to the guest's yield calls
-	preload  []string          // modules the runner imports before its first job
-	userSite bool              // packages.UserSitePath is mounted
+	killCh   chan struct{}     // closed by kill: wakes a guest waiting in a host call
+	killOnce sync.Once
+	// phase is where the guest is in the runner protocol (phaseSetup...).
+	// Touched only by host calls, on the guest's goroutine.
+	phase    int
+	preload  []string // modules the runner imports before its first job
+	userSite bool     // packages.UserSitePath is mounted
 	// userSiteEx explains refusals under packages.UserSitePath, which the
 	// job's filesystem does not serve.
 	userSiteEx Explainer
@@ -76,12 +80,16 @@ type instance struct {
 // job is one piece of code handed to an instance.
 type job struct {
 	payload []byte
-	stop    chan struct{} // closed when the host interrupts this job
+	stop    chan struct{} // closed when the host interrupts or kills this job
 	stopped atomic.Bool
 	caught  atomic.Int64  // unix ns when the runner caught KeyboardInterrupt
-	started chan struct{} // closed when the guest took the job
 	done    chan struct{} // closed when the guest reported an outcome
-	outcome outcome
+	// parked is closed when the guest, having reported this job, is back
+	// in its "job" call waiting for the next: only then is a session's
+	// call over. A guest that reports and goes on running (guest code can
+	// forge the report) is still on this call's clock.
+	parked  chan struct{}
+	outcome outcome // written before done is closed
 }
 
 // outcome is what the runner reported for a job.
@@ -95,22 +103,19 @@ type outcome struct {
 }
 
 func newJob(req *Request, once bool) *job {
-	var b bytes.Buffer
-	kv := func(k, v string) {
-		b.WriteString(k)
-		b.WriteByte(0)
-		b.WriteString(v)
-		b.WriteByte(0)
+	return &job{
+		payload: encodeJob(req, once),
+		stop:    make(chan struct{}),
+		done:    make(chan struct{}),
+		parked:  make(chan struct{}),
 	}
-	kv("code", req.Code)
-	if once {
-		kv("mode", "once")
+}
+
+// halt closes the job's stop channel (time.sleep returns early), once.
+func (j *job) halt() {
+	if j.stopped.CompareAndSwap(false, true) {
+		close(j.stop)
 	}
-	kv("filename", req.filename())
-	for _, a := range req.Args {
-		kv("argv", a)
-	}
-	return &job{payload: b.Bytes(), stop: make(chan struct{}), started: make(chan struct{}), done: make(chan struct{})}
 }
 
 // instantiate creates a new instance of python.wasm with its host-side
@@ -126,6 +131,7 @@ func (e *Engine) instantiate(ctx context.Context, memLimit int64) (*instance, er
 		root:     &rootFS{},
 		jobs:     make(chan *job, 1),
 		exited:   make(chan struct{}),
+		killCh:   make(chan struct{}),
 	}
 	inst.mem.setLimit(uint64(memLimit))
 	inst.bundle = &bundleFS{FS: &sysfs.AdaptFS{FS: e.bundle.Files}, root: inst.root}
@@ -246,6 +252,10 @@ const loopKillGlobal = "pybox_loop_kill"
 
 // handle serves one host call from the guest. It runs on the guest's
 // goroutine.
+//
+// Guest code can make these calls itself (the runner's interface is
+// reachable from Python in the same interpreter), so each is checked against
+// the protocol phase: a call out of place ends the instance (violate).
 func (inst *instance) handle(op string, in []byte) ([]byte, error) {
 	switch op {
 	case "runner":
@@ -258,17 +268,13 @@ func (inst *instance) handle(op string, in []byte) ([]byte, error) {
 		}
 		return nil, nil
 	case "job":
-		j := <-inst.jobs
-		if j == nil {
-			return nil, errors.New("shutdown")
-		}
-		// An interrupt aimed at the previous job may have landed after it
-		// finished; it must not hit this one.
-		inst.clearInterrupt()
-		inst.cur.Store(j)
-		close(j.started)
-		return j.payload, nil
+		return inst.nextJob()
 	case "signals":
+		// Once, at start-up (PyInit__pybox): moving the flags later would
+		// aim the host's interrupts at memory of the guest's choosing.
+		if inst.phase != phaseSetup || inst.flags[flagEvalBreaker].Load() != 0 {
+			inst.violate("the interrupt flags were reported again")
+		}
 		if len(in) != 4*len(inst.flags) {
 			return nil, fmt.Errorf("signals: want %d addresses", len(inst.flags))
 		}
@@ -279,36 +285,75 @@ func (inst *instance) handle(op string, in []byte) ([]byte, error) {
 	case "explain":
 		return inst.explain(in), nil
 	case "fds":
+		if inst.phase != phaseSetup {
+			inst.violate("open descriptors were reported after set-up")
+		}
 		inst.openFDs = string(in)
 		return nil, nil
 	case "caught":
-		if j := inst.cur.Load(); j != nil {
+		if j := inst.cur.Load(); j != nil && inst.phase == phaseRunning {
 			j.caught.CompareAndSwap(0, time.Now().UnixNano())
 		}
 		return nil, nil
 	case "done":
 		j := inst.cur.Load()
-		if j == nil {
-			return nil, errors.New("no job is running")
+		switch {
+		case j == nil || inst.phase == phaseSetup:
+			inst.violate("done was reported with no job running")
+		case inst.phase != phaseRunning:
+			inst.violate("done was reported twice for one job")
 		}
-		j.outcome = parseOutcome(in)
+		o, err := parseOutcome(in)
+		if err != nil {
+			inst.violate(err.Error())
+		}
+		j.outcome = o
+		inst.phase = phaseReported
 		close(j.done)
 		return nil, nil
 	}
-	return nil, fmt.Errorf("unknown operation %q", op)
+	inst.violate(fmt.Sprintf("unknown operation %q", op))
+	return nil, nil
 }
 
-func parseOutcome(b []byte) outcome {
-	parts := strings.Split(string(b), "\x00")
-	get := func(i int) string {
-		if i < len(parts) {
-			return parts[i]
-		}
-		return ""
+// nextJob serves "job": the guest has finished with its previous job (if
+// any) and waits for the next.
+func (inst *instance) nextJob() ([]byte, error) {
+	switch inst.phase {
+	case phaseRunning:
+		inst.violate("a job was asked for before the running one was reported")
+	case phaseWaiting:
+		inst.violate("a job was asked for while waiting for one")
+	case phaseReported:
+		// The previous job's call is over only now: the guest is parked.
+		close(inst.cur.Load().parked)
 	}
-	o := outcome{kind: get(0), excType: get(2), excMsg: get(3), traceback: get(4), value: get(5)}
-	o.exitCode, _ = strconv.Atoi(get(1))
-	return o
+	inst.phase = phaseWaiting
+	if inst.killed.Load() {
+		panic(errKilledWaiting)
+	}
+	var j *job
+	select {
+	case j = <-inst.jobs:
+	case <-inst.killCh:
+		panic(errKilledWaiting)
+	}
+	if j == nil {
+		return nil, errors.New("shutdown")
+	}
+	// An interrupt aimed at the previous job may have landed after it
+	// finished; it must not hit this one.
+	inst.clearInterrupt()
+	inst.cur.Store(j)
+	inst.phase = phaseRunning
+	return j.payload, nil
+}
+
+// violate ends the instance: the guest broke the runner protocol. The panic
+// unwinds the guest's wasm call (pybox_serve returns it as an error), so
+// nothing of the guest runs after it.
+func (inst *instance) violate(msg string) {
+	panic(&protocolError{msg: msg})
 }
 
 // sleep is the guest's nanosleep (time.sleep): it returns early when the
@@ -323,6 +368,7 @@ func (inst *instance) sleep(ns int64) {
 	select {
 	case <-t.C:
 	case <-stop:
+	case <-inst.killCh:
 	}
 }
 
@@ -341,9 +387,7 @@ const (
 // guest runs: these are plain stores to linear memory, read by the guest at
 // its next check.
 func (inst *instance) interrupt(j *job) {
-	if j.stopped.CompareAndSwap(false, true) {
-		close(j.stop)
-	}
+	j.halt()
 	inst.tripSIGINT()
 }
 
@@ -383,9 +427,11 @@ func (inst *instance) setFlag(i int) {
 }
 
 // kill makes the guest trap at its next eval-breaker check, signal check,
-// yield or loop iteration (loop guard). The instance is dead afterwards.
+// yield or loop iteration (loop guard); a guest sleeping or waiting for a
+// job is woken and ended. The instance is dead afterwards.
 func (inst *instance) kill() {
 	inst.killed.Store(true)
+	inst.killOnce.Do(func() { close(inst.killCh) })
 	if inst.loopKill != nil {
 		inst.loopKill.Set(1)
 	}

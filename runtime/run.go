@@ -45,9 +45,11 @@ func (r *Request) filename() string {
 
 // Limits are the operator's bounds on one run.
 type Limits struct {
-	// Timeout is the wall-clock limit. Zero means none besides the context's
-	// deadline. When it expires the guest gets KeyboardInterrupt; output
-	// written until then is kept.
+	// Timeout is the wall-clock limit of the whole call, counted from its
+	// submission: for Session.Exec that includes waiting for the session's
+	// previous call to end. Zero means none besides the context's deadline.
+	// When it expires the guest gets KeyboardInterrupt; output written
+	// until then is kept.
 	Timeout time.Duration
 	// Memory caps the guest's linear memory in bytes; allocating past it
 	// raises MemoryError inside Python. Zero means DefaultMemoryLimit.
@@ -128,8 +130,8 @@ type Result struct {
 	// Message is a one-line human-readable account of a non-OK status,
 	// e.g. "timed out after 2s; output up to the interrupt is kept".
 	Message string
-	// Duration is the wall time from handing the code to the interpreter to
-	// its end.
+	// Duration is the wall time of the call: from handing the code to the
+	// interpreter (Run) or from the call (Session.Exec) to its end.
 	Duration time.Duration
 	// Stop describes how an interrupted run was stopped.
 	Stop *StopInfo
@@ -195,7 +197,10 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	inst.root.set(req.FS)
-	res := e.runJob(ctx, inst, &req, lim, false)
+	// The instance is fresh and waiting for its job: the clock starts as it
+	// is handed the job (starting an interpreter is pybox's cost).
+	start := time.Now()
+	res := e.runJob(ctx, inst, &req, lim, false, start, deadlineOf(start, lim))
 	// The guest has ended; releasing its module and memory (unmapping)
 	// need not delay the result. Engine.Close waits for it.
 	go inst.close(context.Background())
@@ -204,8 +209,12 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 
 // runJob hands one job to inst and waits for its outcome. A one-off
 // interpreter (keepAlive false) takes no further job and is waited for until
-// it exits; a session's (keepAlive true) lives on after the job.
-func (e *Engine) runJob(ctx context.Context, inst *instance, req *Request, lim Limits, keepAlive bool) *Result {
+// it exits; a session's (keepAlive true) lives on after the job, and the job
+// is over when the guest is back waiting for the next one.
+//
+// deadline (zero for none) is when the call's Limits.Timeout runs out,
+// counted by the caller from the call's submission.
+func (e *Engine) runJob(ctx context.Context, inst *instance, req *Request, lim Limits, keepAlive bool, start, deadline time.Time) *Result {
 	budget := &outputBudget{remaining: lim.Output, limit: lim.Output}
 	stdout := &stream{budget: budget, live: req.Stdout}
 	stderr := &stream{budget: budget, live: req.Stderr}
@@ -218,18 +227,19 @@ func (e *Engine) runJob(ctx context.Context, inst *instance, req *Request, lim L
 	inst.mem.refused.Store(false)
 
 	j := newJob(req, !keepAlive)
-	start := time.Now()
-	inst.jobs <- j
-	// A session's job is over when the guest reports it (done) or ends; a
-	// one-off interpreter is waited for until it ends (nil done).
-	var done <-chan struct{}
+	inst.jobs <- j // never blocks: an instance holds at most one job
+	// A session's job is over when the guest is back in its "job" call
+	// (parked) or has ended; a one-off interpreter is waited for until it
+	// ends (nil finished). The guest's own report ("done") is not enough:
+	// guest code can make it and go on running.
+	var finished <-chan struct{}
 	if keepAlive {
-		done = j.done
+		finished = j.parked
 	} else {
 		inst.noMoreJobs()
 	}
 
-	stop := inst.supervise(ctx, j, lim, done)
+	stop := inst.supervise(ctx, j, lim, deadline, finished)
 	res := &Result{Duration: time.Since(start), Stop: stop}
 	res.MemoryLimitHit = inst.mem.refused.Load()
 	res.PeakMemory = int64(inst.mem.peak.Load())
@@ -239,50 +249,67 @@ func (e *Engine) runJob(ctx context.Context, inst *instance, req *Request, lim L
 	return res
 }
 
-// supervise waits for the guest to end, interrupting it on timeout or
-// cancellation, and killing it if it does not stop in time. It returns nil
-// if the guest ended on its own.
-func (inst *instance) supervise(ctx context.Context, j *job, lim Limits, done <-chan struct{}) *StopInfo {
-	exited := inst.exited
-	var reason string
-	// The wall-time limit counts from when the guest takes the job: booting
-	// the interpreter is pybox's cost, not the code's.
-	select {
-	case <-j.started:
-	case <-done:
-		return nil
-	case <-exited:
-		return nil
-	case <-ctx.Done():
-		reason = "canceled"
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			reason = "timeout"
-		}
+// deadlineOf is when a call submitted at start runs out of lim.Timeout;
+// zero if it has none.
+func deadlineOf(start time.Time, lim Limits) time.Time {
+	if lim.Timeout <= 0 {
+		return time.Time{}
 	}
+	return start.Add(lim.Timeout)
+}
+
+// isClosed reports whether c is closed.
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// ctxReason is the stop reason for a done context.
+func ctxReason(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return "timeout"
+	}
+	return "canceled"
+}
+
+// supervise waits for the job to be over (finished closed, or the guest
+// ended), interrupting the guest at the deadline or on cancellation, and
+// killing it if it does not stop in time. It returns nil if the job ended on
+// its own.
+func (inst *instance) supervise(ctx context.Context, j *job, lim Limits, deadline time.Time, finished <-chan struct{}) *StopInfo {
+	exited := inst.exited
 	var timeout <-chan time.Time
-	if lim.Timeout > 0 && reason == "" {
-		t := time.NewTimer(lim.Timeout)
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline))
 		defer t.Stop()
 		timeout = t.C
 	}
-	if reason == "" {
-		select {
-		case <-done:
-			return nil
-		case <-exited:
-			return nil
-		case <-timeout:
-			reason = "timeout"
-		case <-ctx.Done():
-			reason = "canceled"
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				reason = "timeout"
-			}
-		}
+	var reason string
+	select {
+	case <-finished:
+		return nil
+	case <-exited:
+		return nil
+	case <-timeout:
+		reason = "timeout"
+	case <-ctx.Done():
+		reason = ctxReason(ctx)
 	}
 	info := &StopInfo{Reason: reason}
 	at := time.Now()
-	inst.interrupt(j)
+	if isClosed(j.done) {
+		// The job was reported but the guest is not back for the next:
+		// either the runner is about to park (microseconds) or guest code
+		// forged the report and goes on. No KeyboardInterrupt (it would land
+		// in the runner); the grace period, then the kill.
+		j.halt()
+	} else {
+		inst.interrupt(j)
+	}
 	grace := time.NewTimer(lim.KillAfter)
 	defer grace.Stop()
 	defer func() {
@@ -291,7 +318,7 @@ func (inst *instance) supervise(ctx context.Context, j *job, lim Limits, done <-
 		}
 	}()
 	select {
-	case <-done:
+	case <-finished:
 		info.Latency = time.Since(at)
 		return info
 	case <-exited:
@@ -300,11 +327,12 @@ func (inst *instance) supervise(ctx context.Context, j *job, lim Limits, done <-
 	case <-grace.C:
 	}
 	info.Killed = true
+	j.halt()
 	inst.kill()
+	// A killed guest ends: it traps, or, waiting for a job, is ended there.
 	abandon := time.NewTimer(abandonAfter)
 	defer abandon.Stop()
 	select {
-	case <-done:
 	case <-exited:
 	case <-abandon.C:
 		info.Abandoned = true
@@ -319,23 +347,27 @@ func (inst *instance) supervise(ctx context.Context, j *job, lim Limits, done <-
 // In a session (keepAlive) the interpreter normally outlives the job: it is
 // only waited for if it is ending anyway (killed, crashed, os._exit).
 func (e *Engine) finish(res *Result, inst *instance, j *job, lim Limits, stderr *stream, keepAlive bool) {
-	reported := false
-	select {
-	case <-j.done:
-		reported = true
-	default:
-	}
+	reported := isClosed(j.done)
+	parked := isClosed(j.parked)
 	exited := false
 	var exitErr error
 	switch {
 	case res.Stop != nil && res.Stop.Abandoned:
-	case keepAlive && reported && (res.Stop == nil || !res.Stop.Killed):
+	case keepAlive && parked && (res.Stop == nil || !res.Stop.Killed):
+		// The guest is waiting for its next job.
 	default:
 		<-inst.exited
 		exitErr = inst.exitErr
 		exited = true
 	}
+	// The guest broke the runner protocol (guest code called the runner's
+	// host interface itself): whatever it reported is not to be believed.
+	var pe *protocolError
+	violated := exited && errors.As(exitErr, &pe)
 	o := j.outcome
+	if !reported || violated {
+		o, reported = outcome{}, false
+	}
 	if reported {
 		res.Value = o.value
 	}
@@ -358,9 +390,20 @@ func (e *Engine) finish(res *Result, inst *instance, j *job, lim Limits, stderr 
 		switch {
 		case res.Stop.Abandoned:
 			res.Message += "; the interpreter did not respond to the kill and was abandoned"
+		case res.Stop.Killed && isClosed(j.done) && !parked:
+			res.Message += "; it went on running after its result was reported (guest code called pybox's internal runner interface) and was killed"
 		case res.Stop.Killed:
 			res.Message += fmt.Sprintf("; it did not stop within %s of the interrupt (stuck in C code, or catching KeyboardInterrupt) and was killed", lim.KillAfter)
 		}
+		if violated {
+			res.Message += "; " + violationMessage(pe)
+		}
+		stderr.note("\npybox: " + res.Message + "\n")
+		return
+	}
+	if violated {
+		res.Status, res.ExitCode = StatusCrashed, ExitCodeCrashed
+		res.Message = violationMessage(pe)
 		stderr.note("\npybox: " + res.Message + "\n")
 		return
 	}
@@ -408,6 +451,12 @@ func (e *Engine) finish(res *Result, inst *instance, j *job, lim Limits, stderr 
 // guest's end, as opposed to a trap of the guest's code.
 func hostPanic(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "(recovered by wazero)")
+}
+
+// violationMessage explains the end of an instance whose guest broke the
+// runner protocol.
+func violationMessage(pe *protocolError) string {
+	return "pybox stopped the interpreter: guest code called pybox's internal runner interface out of turn (" + pe.msg + "); the result it reported is discarded"
 }
 
 // trapReason turns a wazero error into a short explanation.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
@@ -25,7 +24,10 @@ type SessionConfig struct {
 // Session is a persistent interpreter: globals, imports and loaded data
 // survive from one Exec to the next, the way a notebook kernel behaves.
 //
-// Calls on one Session are serialized. A timeout or cancellation interrupts
+// Calls on one Session are serialized; a call's Limits.Timeout counts from
+// the call, so one queued behind a long call times out on time (without
+// running). A call is over when the interpreter is back waiting for the next
+// one, not when it says it is done. A timeout or cancellation interrupts
 // the running code with KeyboardInterrupt and the session keeps its state.
 // Only when the code cannot be interrupted (it ignores KeyboardInterrupt, or
 // is stuck in C code) is the interpreter killed; the next Exec then starts a
@@ -34,7 +36,10 @@ type Session struct {
 	e   *Engine
 	cfg SessionConfig
 
-	mu       sync.Mutex
+	// turn is held (a value sent) by the call, Reset or Close that owns
+	// the session; it guards the fields below. A channel rather than a
+	// mutex so that a waiting call can give up at its deadline.
+	turn     chan struct{}
 	inst     *instance
 	lost     string // why the last interpreter ended, reported by the next Exec
 	closed   bool
@@ -53,7 +58,7 @@ func (e *Engine) NewSession(ctx context.Context, cfg SessionConfig) (*Session, e
 	if cfg.Memory <= 0 {
 		cfg.Memory = DefaultMemoryLimit
 	}
-	s := &Session{e: e, cfg: cfg, lastUsed: time.Now()}
+	s := &Session{e: e, cfg: cfg, lastUsed: time.Now(), turn: make(chan struct{}, 1)}
 	if err := s.start(ctx); err != nil {
 		return nil, err
 	}
@@ -74,13 +79,19 @@ func (s *Session) start(ctx context.Context) error {
 // Request.Limits.Memory are ignored (they are the session's); the other
 // limits apply to this call.
 func (s *Session) Exec(ctx context.Context, req Request) (*Result, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	start := time.Now()
+	lim := req.Limits.withDefaults()
+	lim.Memory = s.cfg.Memory
+	deadline := deadlineOf(start, lim)
+	if reason := s.acquire(ctx, deadline); reason != "" {
+		return notRun(reason, lim, start), nil
+	}
+	defer s.release()
 	if s.closed {
 		return nil, ErrSessionClosed
 	}
 	restarted := ""
-	if s.inst == nil || s.inst.dead() {
+	if s.inst == nil || s.inst.dead() || s.lost != "" {
 		restarted = s.lost
 		if restarted == "" {
 			restarted = "its interpreter had ended"
@@ -94,10 +105,8 @@ func (s *Session) Exec(ctx context.Context, req Request) (*Result, error) {
 		s.lost = ""
 	}
 	inst := s.inst
-	lim := req.Limits.withDefaults()
-	lim.Memory = s.cfg.Memory
 
-	res := s.e.runJob(ctx, inst, &req, lim, true)
+	res := s.e.runJob(ctx, inst, &req, lim, true, start, deadline)
 	if restarted != "" {
 		res.SessionRestarted = true
 		note := "this session's previous interpreter was lost (" + restarted + "); it was restarted with a fresh state: variables, imports and data from earlier calls are gone"
@@ -119,11 +128,60 @@ func (s *Session) Exec(ctx context.Context, req Request) (*Result, error) {
 	return res, nil
 }
 
+// acquire waits for the session's turn until deadline (zero: none) or the
+// context's end; it returns "" once the turn is held, else the stop reason.
+func (s *Session) acquire(ctx context.Context, deadline time.Time) string {
+	select {
+	case s.turn <- struct{}{}:
+		return ""
+	default:
+	}
+	var timeout <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case s.turn <- struct{}{}:
+		return ""
+	case <-timeout:
+		return "timeout"
+	case <-ctx.Done():
+		return ctxReason(ctx)
+	}
+}
+
+func (s *Session) release() { <-s.turn }
+
+// lock takes the session's turn, however long the call holding it takes.
+func (s *Session) lock() { s.turn <- struct{}{} }
+
+// notRun is the result of a call that ran out of time (or was canceled)
+// while it waited for the session's previous call to end: its code never
+// started, and the session is untouched.
+func notRun(reason string, lim Limits, start time.Time) *Result {
+	res := &Result{Duration: time.Since(start), Stop: &StopInfo{Reason: reason}}
+	if reason == "timeout" {
+		after := lim.Timeout
+		if after == 0 {
+			after = res.Duration
+		}
+		res.Status, res.ExitCode = StatusTimeout, ExitCodeTimeout
+		res.Message = fmt.Sprintf("timed out after %s waiting for this session's previous call to end; this code did not run", roundDuration(after))
+	} else {
+		res.Status, res.ExitCode = StatusCanceled, ExitCodeCanceled
+		res.Message = "canceled while waiting for this session's previous call to end; this code did not run"
+	}
+	res.Stderr = []byte("pybox: " + res.Message + "\n")
+	return res
+}
+
 // Reset discards the session's state: the interpreter is replaced by a
 // fresh one.
 func (s *Session) Reset(ctx context.Context) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.release()
 	if s.closed {
 		return ErrSessionClosed
 	}
@@ -137,8 +195,8 @@ func (s *Session) Reset(ctx context.Context) error {
 // Close ends the session and frees its interpreter. Exec afterwards returns
 // ErrSessionClosed.
 func (s *Session) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.release()
 	if s.closed {
 		return nil
 	}
@@ -153,9 +211,11 @@ func (s *Session) Close() error {
 // idleSince reports when the session last finished a call, and false if it
 // is running one now.
 func (s *Session) idleSince() (time.Time, bool) {
-	if !s.mu.TryLock() {
+	select {
+	case s.turn <- struct{}{}:
+	default:
 		return time.Time{}, false
 	}
-	defer s.mu.Unlock()
+	defer s.release()
 	return s.lastUsed, true
 }

@@ -12,13 +12,25 @@
 # module level is shared by all of them, so nothing secret or per-run may
 # happen there, and _serve() first draws fresh randomness (_fresh).
 #
-# Wire format of a job: NUL-separated key/value pairs (Python source cannot
-# contain NUL). Keys: code, filename, argv (repeated). The outcome is reported
-# with call("done", ...) as six NUL-separated fields: kind (exit, error or
-# interrupt), exit code, exception type, exception message, traceback, and the
-# repr of the value of a final expression statement.
+# Wire format (runtime/protocol.go): a job and an outcome are sequences of
+# fields, each a 4-byte little-endian length and the key, then a 4-byte length
+# and the value. Values are taken by length, so no byte of the user's code,
+# file name or arguments can become a key. Job keys: code, mode (once or
+# session), filename, argv (repeated). The outcome is reported with
+# call("done", ...): kind (exit, error or interrupt), exit, type, message,
+# traceback, and value (the repr of a final expression statement's value).
+#
+# The host does not trust what it gets here: user code runs in this same
+# interpreter and can reach the runner's objects (frames, gc), so it can make
+# these calls itself. The host checks every call against the protocol, and a
+# call is over only when the runner is back in call("job") (docs/RATIONALE.md,
+# "The runner protocol"). Below, _pybox is taken out of user code's easy
+# reach; that is a courtesy, not the guarantee.
 import sys
 import _pybox
+
+_call = _pybox.call
+_compile_cell = _pybox.compile_cell
 # Used after every one-off job; imported here, in the shared set-up, so no
 # run pays for it.
 import atexit
@@ -26,18 +38,24 @@ import atexit
 # code has exhausted memory, and it makes reporting an interrupt faster.
 import linecache
 import traceback
+from types import TracebackType as _TracebackType
 
 # Released before formatting a MemoryError, so there is room to report it.
 _reserve = bytearray(256 * 1024)
 
 
-# --- Clear refusals for processes and sockets -------------------------------
-# WASI already makes both impossible; these only replace confusing errors
-# ("Not supported", AttributeError) with messages that say what was refused.
+# --- Clear refusals for processes, sockets and threads ----------------------
+# WASI already makes all three impossible; these only replace confusing errors
+# ("Not supported", "can't start new thread", AttributeError) with messages
+# that say what was refused. They are installed here, in the set-up that
+# snapshot-started interpreters share: nothing in them depends on the run.
 _NO_PROC = ("process denied: cannot run %s: the pybox sandbox has no processes "
             "(subprocess, os.system and os.popen are unavailable); do the work in Python")
 _NO_NET = ("network denied: cannot %s %s: the pybox sandbox has no sockets; data the "
            "operator exposes is readable as files (e.g. under /network or /data)")
+_NO_THREAD = ("thread denied: cannot start %s: the pybox sandbox has no threads (its "
+              "interpreter runs on one); do the work in the main thread instead: call "
+              "the function directly, or loop over the items instead of using a thread pool")
 
 
 def _deny_proc(cmd):
@@ -66,6 +84,14 @@ def _patch_socket(mod):
                        ("bind", "bind"), ("sendto", "send to")):
         setattr(mod.socket, name, _deny(what))
 
+    def _create(self, *a, **k):
+        raise PermissionError(_NO_NET % ("create", "a socket"))
+    mod.socket.__init__ = _create
+
+    def _socketpair(*a, **k):
+        raise PermissionError(_NO_NET % ("create", "a socket pair"))
+    mod.socketpair = _socketpair
+
     def _resolve(host, *a, **k):
         raise PermissionError(_NO_NET % ("resolve", repr(host)))
     for name in ("getaddrinfo", "gethostbyname", "gethostbyname_ex", "gethostbyaddr"):
@@ -74,6 +100,99 @@ def _patch_socket(mod):
     def _create_connection(address, *a, **k):
         raise PermissionError(_NO_NET % ("connect to", repr(address)))
     mod.create_connection = _create_connection
+
+
+def _patch_asyncio(mod):
+    # The replacements raise when called, not when awaited, so the refusal
+    # is the error whether or not an event loop can run.
+    def _address(a, k):
+        host = a[0] if a else k.get("host")
+        port = a[1] if len(a) > 1 else k.get("port")
+        if host is not None or port is not None:
+            return repr((host, port))
+        for key in ("path", "remote_addr", "local_addr", "sock"):
+            if k.get(key) is not None:
+                return repr(k[key])
+        return "an address"
+
+    def _net(what):
+        def f(*a, **k):
+            raise PermissionError(_NO_NET % (what, _address(a, k)))
+        return f
+
+    def _serve(what):
+        def f(client_connected_cb=None, *a, **k):
+            raise PermissionError(_NO_NET % (what, _address(a, k)))
+        return f
+
+    def _loop_net(what):
+        def f(self, protocol_factory=None, *a, **k):
+            raise PermissionError(_NO_NET % (what, _address(a, k)))
+        return f
+
+    def _proc(*a, **k):
+        raise PermissionError(_NO_PROC % (repr(a[0]) if a else "a process",))
+
+    def _loop_proc(self, protocol_factory, *a, **k):
+        _proc(*a, **k)
+
+    for m in (mod, mod.streams):
+        m.open_connection = _net("connect to")
+        m.start_server = _serve("serve on")
+        if hasattr(m, "open_unix_connection"):
+            m.open_unix_connection = _net("connect to")
+            m.start_unix_server = _serve("serve on")
+    for m in (mod, mod.subprocess):
+        m.create_subprocess_exec = _proc
+        m.create_subprocess_shell = _proc
+    loop = mod.base_events.BaseEventLoop
+    for name, what in (("create_connection", "connect to"), ("create_server", "serve on"),
+                       ("create_datagram_endpoint", "open a datagram endpoint on"),
+                       ("create_unix_connection", "connect to"),
+                       ("create_unix_server", "serve on")):
+        setattr(loop, name, _loop_net(what))
+    loop.subprocess_exec = _loop_proc
+    loop.subprocess_shell = _loop_proc
+
+    # A selector event loop wakes itself through a socket pair, which the
+    # sandbox cannot make: say so, instead of "network denied" for code that
+    # uses no network, and without the noise of a half-built loop's __del__.
+    sel = mod.selector_events.BaseSelectorEventLoop
+    make, close = sel._make_self_pipe, sel._close_self_pipe
+
+    def _make_self_pipe(self):
+        self._ssock = self._csock = None
+        try:
+            make(self)
+        except OSError:
+            self._closed = True  # nothing for __del__ to close
+            raise RuntimeError(
+                "asyncio's event loop cannot start in the pybox sandbox: it needs a "
+                "socket pair and the sandbox has no sockets; do the work without "
+                "asyncio (plain function calls)") from None
+
+    def _close_self_pipe(self):
+        if getattr(self, "_ssock", None) is not None:
+            close(self)
+    sel._make_self_pipe = _make_self_pipe
+    sel._close_self_pipe = _close_self_pipe
+
+
+def _deny_thread(function, *a, **k):
+    owner = getattr(function, "__self__", None)
+    name = getattr(owner, "name", None)
+    what = "thread %r" % name if isinstance(name, str) else "a thread running %r" % (function,)
+    raise RuntimeError(_NO_THREAD % what)
+
+
+def _patch_threading(mod):
+    mod._start_new_thread = _deny_thread
+
+
+def _patch_thread():
+    import _thread
+    _thread.start_new_thread = _deny_thread
+    _thread.start_new = _deny_thread
 
 
 class _PatchLoader:
@@ -85,14 +204,24 @@ class _PatchLoader:
 
     def exec_module(self, module):
         self._loader.exec_module(module)
-        self._patch(module)
+        try:
+            self._patch(module)
+        except Exception:
+            # A refusal that could not be installed leaves WASI's own error
+            # in place; it must never break the import.
+            pass
 
 
 class _PatchFinder:
-    """Patches subprocess and socket right after they are first imported."""
-    _targets = {"subprocess": _patch_subprocess, "socket": _patch_socket}
+    """Patches subprocess, socket, asyncio and threading right after they
+    are first imported, and keeps _pybox from user code's imports."""
+    _targets = {"subprocess": _patch_subprocess, "socket": _patch_socket,
+                "asyncio": _patch_asyncio, "threading": _patch_threading}
 
     def find_spec(self, name, path=None, target=None):
+        if name == "_pybox":
+            raise ImportError("_pybox is pybox's internal runner interface; it is not "
+                              "available to user code", name=name)
         patch = self._targets.get(name)
         if patch is None:
             return None
@@ -107,7 +236,12 @@ class _PatchFinder:
 
 
 _patch_os()
+_patch_thread()
 sys.meta_path.insert(0, _PatchFinder())
+for _name, _patch in _PatchFinder._targets.items():
+    if _name in sys.modules:
+        _patch(sys.modules[_name])
+del _name, _patch
 
 
 # --- os.utime refusals that say why --------------------------------------
@@ -128,7 +262,7 @@ def _patch_utime():
                 raise
             try:
                 p = os.fsdecode(path)
-                why = _pybox.call("explain", (os.getcwd() + "\0" + p).encode(
+                why = _call("explain", (os.getcwd() + "\0" + p).encode(
                     "utf-8", "surrogateescape")).decode("utf-8", "replace")
             except Exception:
                 raise e from None
@@ -147,12 +281,31 @@ def _patch_utime():
 _patch_utime()
 
 
-def _job():
-    raw = _pybox.call("job", b"").decode("utf-8", "surrogateescape")
-    parts = raw.split("\0")
+def _fields(raw):
+    # Decodes length-prefixed fields (see the wire format above).
+    i, n = 0, len(raw)
+    while i < n:
+        kl = int.from_bytes(raw[i:i + 4], "little")
+        k = raw[i + 4:i + 4 + kl].decode("ascii")
+        i += 4 + kl
+        vl = int.from_bytes(raw[i:i + 4], "little")
+        v = raw[i + 4:i + 4 + vl].decode("utf-8", "surrogateescape")
+        i += 4 + vl
+        yield k, v
+
+
+def _encode(pairs):
+    out = bytearray()
+    for k, v in pairs:
+        kb = k.encode("ascii")
+        vb = str(v).encode("utf-8", "surrogateescape")
+        out += len(kb).to_bytes(4, "little") + kb + len(vb).to_bytes(4, "little") + vb
+    return bytes(out)
+
+
+def _job(raw):
     job = {"argv": []}
-    for i in range(0, len(parts) - 1, 2):
-        k, v = parts[i], parts[i + 1]
+    for k, v in _fields(raw):
         if k == "argv":
             job["argv"].append(v)
         else:
@@ -192,6 +345,86 @@ def _flush(*streams):
             pass
 
 
+# How many of an exception's innermost traceback entries are shown: the
+# interpreter's own printer shows sys.tracebacklimit of them, 1000 unless set.
+_TB_LIMIT = 1000
+# Entries of one repeated line shown before "[Previous line repeated ...]"
+# (the traceback module's _RECURSIVE_CUTOFF).
+_TB_REPEAT = 3
+
+
+class _Stack(traceback.StackSummary):
+    """The formatted part of a traceback that was trimmed before extraction
+    (see _trim): it says what was left out where the traceback module would.
+    """
+    dropped = 0  # outermost entries beyond the limit
+    repeats = {}  # index of a kept entry -> repeats of it left out after it
+
+    def format(self):
+        out = []
+        if self.dropped:
+            out.append("  [%d earlier entr%s not shown]\n" % (
+                self.dropped, "ies" if self.dropped > 1 else "y"))
+        for i, fs in enumerate(self):
+            line = self.format_frame_summary(fs)
+            if line is not None:
+                out.append(line)
+            n = self.repeats.get(i)
+            if n:
+                out.append("  [Previous line repeated %d more time%s]\n" % (n, "s" if n > 1 else ""))
+        return out
+
+
+def _trim(tb):
+    """Returns a new traceback chain with only the entries that will be
+    shown, the number of outer entries dropped, and the repeats left out.
+
+    The traceback module extracts and formats every entry, repeated or not
+    (a source lookup, a code-position scan and a compile() for the carets
+    each): after a deep recursion that is minutes of work in the guest for
+    three lines of output. Here the chain is walked once with attribute
+    reads, and only what is shown is extracted."""
+    limit = getattr(sys, "tracebacklimit", _TB_LIMIT)
+    if not isinstance(limit, int):
+        limit = _TB_LIMIT
+    depth, t = 0, tb
+    while t is not None:
+        depth += 1
+        t = t.tb_next
+    dropped = max(depth - max(limit, 0), 0)
+    for _ in range(dropped):
+        tb = tb.tb_next
+    kept, repeats, last, run = [], {}, None, 0
+    while tb is not None:
+        co = tb.tb_frame.f_code
+        if co.co_filename == "<pybox-runner>":
+            # The runner's own frames (an import it refused, say) are not
+            # the user's code.
+            tb = tb.tb_next
+            continue
+        key = (co.co_filename, tb.tb_lineno, co.co_name)
+        run = run + 1 if key == last else 1
+        last = key
+        if run <= _TB_REPEAT:
+            kept.append(tb)
+        else:
+            i = len(kept) - 1
+            repeats[i] = repeats.get(i, 0) + 1
+        tb = tb.tb_next
+    new = None
+    for t in reversed(kept):
+        new = _TracebackType(new, t.tb_frame, t.tb_lasti, t.tb_lineno)
+    return new, dropped, repeats
+
+
+def _linked(e):
+    # The exceptions the traceback module formats along with e.
+    out = [e.__cause__, e.__context__]
+    if isinstance(e, BaseExceptionGroup):
+        out.extend(e.exceptions)
+    return [c for c in out if isinstance(c, BaseException)]
+
+
 def _format(exc, filename, code):
     lines = code.splitlines(True)
     linecache.cache[filename] = (len(code), None, lines, filename)
@@ -200,7 +433,42 @@ def _format(exc, filename, code):
     # Hide the runner's own frames: the user's code is the outermost frame.
     while tb is not None and tb.tb_frame.f_code.co_filename == "<pybox-runner>":
         tb = tb.tb_next
-    text = "".join(traceback.format_exception(type(exc), exc, tb))
+    # Chained exceptions are formatted from their own __traceback__: those
+    # are trimmed in place while formatting, and put back after (user code
+    # may still hold them).
+    trimmed = {}  # id(exception) -> (dropped, repeats)
+    saved = []
+    try:
+        tb, dropped, repeats = _trim(tb)
+        trimmed[id(exc)] = (dropped, repeats)
+        todo = [exc]
+        while todo:
+            for c in _linked(todo.pop()):
+                if id(c) not in trimmed:
+                    saved.append((c, c.__traceback__))
+                    c.__traceback__, dropped, repeats = _trim(c.__traceback__)
+                    trimmed[id(c)] = (dropped, repeats)
+                    todo.append(c)
+        te = traceback.TracebackException(type(exc), exc, tb, compact=True)
+        pairs, seen = [(te, exc)], set()
+        while pairs:
+            t, e = pairs.pop()
+            if id(t) in seen:
+                continue
+            seen.add(id(t))
+            st = _Stack(t.stack)
+            st.dropped, st.repeats = trimmed.get(id(e), (0, {}))
+            t.stack = st
+            if t.__cause__ is not None and e.__cause__ is not None:
+                pairs.append((t.__cause__, e.__cause__))
+            if t.__context__ is not None and e.__context__ is not None:
+                pairs.append((t.__context__, e.__context__))
+            if t.exceptions and isinstance(e, BaseExceptionGroup):
+                pairs.extend(zip(t.exceptions, e.exceptions))
+        text = "".join(te.format())
+    finally:
+        for c, t in saved:
+            c.__traceback__ = t
     sys.stderr.write(text)
     _flush(sys.stderr)
     return text
@@ -223,7 +491,11 @@ def _run(job):
     try:
         # Compiled like a notebook cell: the value of a final expression
         # statement is kept (see _pybox.compile_cell).
-        body, has_value = _pybox.compile_cell(code, filename, _VALUE)
+        if "\0" in code:
+            # compile_cell takes a C string; compile() gives Python's own
+            # error for source with NUL bytes.
+            compile(code, filename, "exec")
+        body, has_value = _compile_cell(code, filename, _VALUE)
         exec(body, g)
         if has_value:
             v = g.pop(_VALUE, None)
@@ -241,7 +513,7 @@ def _run(job):
             status = 1
         return "exit", status, "", "", "", ""
     except KeyboardInterrupt as e:
-        _pybox.call("caught", b"")  # lets the host time the interrupt
+        _call("caught", b"")  # lets the host time the interrupt
         text = _show(e, filename, code)
         return "interrupt", 1, "KeyboardInterrupt", "", text, ""
     except BaseException as e:
@@ -264,13 +536,9 @@ def _repr(v):
     return r
 
 
-def _clean(s):
-    return s.replace("\0", "\\x00")
-
-
 def _paths():
     # Extra import paths from the host (the user's added packages).
-    for p in filter(None, _pybox.call("paths", b"").decode().split("\0")):
+    for p in filter(None, _call("paths", b"").decode().split("\0")):
         if p not in sys.path:
             sys.path.append(p)
 
@@ -279,7 +547,7 @@ def _preload():
     # Modules the operator wants ready before the first job (Config.Preload):
     # imported into sys.modules only, so user code still has to import them
     # but pays nothing. A failure here is not the user's: it is ignored.
-    names = _pybox.call("preload", b"").decode()
+    names = _call("preload", b"").decode()
     for name in filter(None, names.split("\0")):
         try:
             __import__(name)
@@ -299,7 +567,7 @@ def _open_fds():
         except OSError:
             continue
         fds.append(str(fd))
-    _pybox.call("fds", ",".join(fds).encode())
+    _call("fds", ",".join(fds).encode())
 
 
 def _fresh():
@@ -318,16 +586,32 @@ def _fresh():
         t._name_sequence = None
 
 
+_OUTCOME = ("kind", "exit", "type", "message", "traceback", "value")
+
+
 def _serve():
     _fresh()
     status = 0
     while True:
+        raw = None
         try:
-            job = _job()
+            raw = _call("job", b"")
+            job = _job(raw)
+            out = _run(job)
+        except KeyboardInterrupt:
+            if raw is None:
+                # An interrupt aimed at the job just reported, landing after
+                # it ended: the host clears it as it hands out the next job.
+                continue
+            # The job was interrupted before its code started (its
+            # deadline had all but passed): reported like any interrupt.
+            job = _job(raw)
+            out = ("interrupt", 1, "KeyboardInterrupt", "", "", "")
         except OSError:
+            if raw is not None:
+                raise
             # The host has no more jobs for this interpreter.
             sys.exit(status)
-        out = _run(job)
         status = out[1]
         _flush()
         once = job.get("mode") == "once"
@@ -337,19 +621,23 @@ def _serve():
             # interpreter finalization, which costs tens of milliseconds.
             atexit._run_exitfuncs()
             _flush()
-        msg = "\0".join(_clean(str(x)) for x in out)
-        _pybox.call("done", msg.encode("utf-8", "surrogateescape"))
+        _call("done", _encode(zip(_OUTCOME, out)))
         if once:
             # Back to the host, which discards the instance; the exit status
             # is the one just reported. (os._exit would make the host close
             # the module inside the guest's call, on the run's time.)
             return status
-        del job, out, msg
+        del job, out
 
 
 _paths()
 _preload()
 _open_fds()
+# User code gets no handle on the host interface from the import system:
+# the runner keeps what it needs (_call, _compile_cell), and the finder above
+# refuses the name. (It is still reachable through the runner's own frames
+# and objects; the host's protocol checks are what hold.)
+del sys.modules["_pybox"], _pybox
 # Everything allocated so far is moved out of the collector's reach: a
 # collection would otherwise walk (and write to) every object of the boot,
 # copying every page of a snapshot an interpreter starts from.
