@@ -23,6 +23,10 @@ done
 # The real MCP clients (scripts/mcp-clients, installed with npm ci) must run
 # here: without node/npm the test fails instead of skipping.
 export PYBOX_REQUIRE_NODE=1
+# Likewise the README's Python Agents SDK snippet (scripts/py-agents, pinned
+# with hashes, installed into scripts/py-agents/.venv): it needs Python 3.10+
+# with venv and pip, and fails instead of skipping without them.
+export PYBOX_REQUIRE_PYAGENTS=1
 # A throwaway PostgreSQL for the agent's PostgreSQL store (installed from
 # Debian's packages if missing; stopped when this script exits).
 source scripts/test-postgres.sh

@@ -206,6 +206,8 @@ func TestRealMCPClients(t *testing.T) {
 		t.Log(sc.Text())
 	}
 	if err := cmd.Wait(); err != nil {
+		// Stop serve before reading its stderr, which it writes until then.
+		s.stop(t, 60*time.Second)
 		t.Fatalf("MCP clients failed: %v\n%s\npybox serve:\n%s", err, stderr.String(), s.stderr)
 	}
 	if code := s.stop(t, 60*time.Second); code != 0 {

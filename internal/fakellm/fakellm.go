@@ -1,6 +1,8 @@
 // Package fakellm is a scripted OpenAI-compatible Chat Completions server
 // for tests: it answers POST /v1/chat/completions with server-sent events
-// shaped like vLLM's, for Qwen (the hermes tool parser: a tool call's name
+// shaped like vLLM's (or, when a request has "stream": false, one
+// chat.completion JSON object, as the OpenAI Agents SDK's non-streamed
+// Runner.run asks for), for Qwen (the hermes tool parser: a tool call's name
 // first, then its arguments in pieces) and GPT-OSS (the harmony parser:
 // reasoning_content deltas, then each tool call whole), and records every
 // request so tests can check what the model was sent.
@@ -202,10 +204,14 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"error":{"message":"scripted failure","type":"server_error","code":%d}}`, rep.Status)
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
 	id := "chatcmpl-" + randHex(16)
 	created := time.Now().Unix()
+	if !req.Stream {
+		writeCompletion(w, id, created, req.Model, rep)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
 	send := func(delta map[string]any, finish any) {
 		chunk := map[string]any{
 			"id": id, "object": "chat.completion.chunk", "created": created, "model": req.Model,
@@ -248,6 +254,36 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	send(map[string]any{}, finish)
 	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+// writeCompletion answers a non-streaming request with one chat.completion
+// object, the same reply vLLM would stream, assembled.
+func writeCompletion(w http.ResponseWriter, id string, created int64, model string, rep Reply) {
+	msg := map[string]any{"role": "assistant", "content": rep.Content}
+	if rep.Format == GPTOSS && rep.Reasoning != "" {
+		msg["reasoning_content"] = rep.Reasoning
+	}
+	finish := "stop"
+	if len(rep.Calls) > 0 {
+		finish = "tool_calls"
+		var calls []any
+		for _, c := range rep.Calls {
+			cid := c.ID
+			if cid == "" {
+				cid = "chatcmpl-tool-" + randHex(16)
+			}
+			calls = append(calls, map[string]any{"id": cid, "type": "function",
+				"function": map[string]any{"name": c.Name, "arguments": c.Arguments}})
+		}
+		msg["tool_calls"] = calls
+	}
+	body := map[string]any{
+		"id": id, "object": "chat.completion", "created": created, "model": model,
+		"choices": []any{map[string]any{"index": 0, "message": msg, "logprobs": nil, "finish_reason": finish}},
+		"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(body)
 }
 
 // pieces cuts s into chunks of about n bytes, on rune boundaries.
