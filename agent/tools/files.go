@@ -183,7 +183,7 @@ func (b *Box) ls(ctx context.Context, raw json.RawMessage) (*Result, error) {
 		return b.fsError("ls", "list", p, errno), nil
 	}
 	sort.Slice(dirents, func(i, j int) bool { return dirents[i].Name < dirents[j].Name })
-	var entries []Entry
+	entries := []Entry{} // an empty folder lists as [], not null
 	var t strings.Builder
 	fmt.Fprintf(&t, "%s:\n", p)
 	for i, de := range dirents {

@@ -301,3 +301,14 @@ func TestHandledDenialIsNotNoise(t *testing.T) {
 		t.Fatalf("structured denials: %+v", r.Structured)
 	}
 }
+
+// An empty folder lists as an empty array in the structured result (JSON
+// clients got "entries": null).
+func TestLsEmptyFolderIsEmptyArray(t *testing.T) {
+	b, _ := newBox(t, nil)
+	r := call(t, b, "ls", `{"path": "/output"}`)
+	data, err := json.Marshal(r.Structured)
+	if err != nil || !strings.Contains(string(data), `"entries":[]`) {
+		t.Fatalf("structured %s %v", data, err)
+	}
+}
