@@ -236,3 +236,126 @@ func (s *Sandbox) copyFile(fsys *sandboxFS, be backend, from *mount, srcRel, g s
 	}
 	return nil
 }
+
+// CopyInSandbox copies a file or folder from one guest path to another, as
+// the copy_to_sandbox tool does: src is any path the guest may read (a
+// read-only mount, /network, /tmp...), dst a path it may write (/output,
+// /tmp, a read-write or copy-on-write mount). Both are read and written
+// through the guest's own view, with the same checks, limits and refusal
+// messages as the guest's code gets, so nothing about the host is used or
+// shown. If dst is an existing folder or ends with "/", the copy goes
+// inside it under src's name, like cp. It returns the guest path written.
+//
+// No symbolic link is copied as a link: a link to a file is copied as the
+// file's content; a link to a folder, or one the guest may not follow, is
+// skipped.
+func (s *Sandbox) CopyInSandbox(src, dst string) (string, error) {
+	fsys := &sandboxFS{s: s}
+	from := guestAbs(src)
+	st, errno := fsys.Stat(from)
+	if errno != 0 {
+		return "", s.copyGuestErr("read", from, errno)
+	}
+	g := guestAbs(dst)
+	if strings.HasSuffix(dst, "/") {
+		g = path.Join(g, path.Base(from))
+	} else if dt, errno := fsys.Stat(g); errno == 0 && dt.Mode.IsDir() {
+		g = path.Join(g, path.Base(from))
+	}
+	if g == from || strings.HasPrefix(g, from+"/") {
+		return "", fmt.Errorf("copy refused: %s cannot be copied into itself (%s)", from, g)
+	}
+	if st.Mode.IsDir() {
+		return g, s.copyGuestDir(fsys, from, g)
+	}
+	return g, s.copyGuestFile(fsys, from, g, st.Mode.Perm())
+}
+
+// copyGuestErr is guestErr for both ends of CopyInSandbox: a recorded
+// refusal's message, else the operation, guest path and errno.
+func (s *Sandbox) copyGuestErr(op, g string, errno experimentalsys.Errno) error {
+	if d, ok := s.denials.take(g); ok {
+		s.denials.add(d)
+		return &d
+	}
+	return fmt.Errorf("copy failed: %s %s: %w", op, g, errno)
+}
+
+func (s *Sandbox) copyGuestDir(fsys *sandboxFS, from, g string) error {
+	if errno := fsys.Mkdir(g, 0o755); errno != 0 && errno != experimentalsys.EEXIST {
+		return s.copyGuestErr("mkdir", g, errno)
+	}
+	d, errno := fsys.OpenFile(from, experimentalsys.O_RDONLY|experimentalsys.O_DIRECTORY, 0)
+	if errno != 0 {
+		return s.copyGuestErr("list", from, errno)
+	}
+	ents, errno := d.Readdir(-1)
+	d.Close()
+	if errno != 0 {
+		return s.copyGuestErr("list", from, errno)
+	}
+	for _, e := range ents {
+		if e.Name == "." || e.Name == ".." {
+			continue
+		}
+		child, cg := path.Join(from, e.Name), path.Join(g, e.Name)
+		st, errno := fsys.Lstat(child)
+		if errno != 0 {
+			return s.copyGuestErr("read", child, errno)
+		}
+		if st.Mode&fs.ModeSymlink != 0 {
+			// A link the guest may not follow (it leads out of its
+			// mount) is left out, as the guest's own copy would fail on
+			// it; the refusal is in Denials.
+			if st, errno = fsys.Stat(child); errno != 0 || st.Mode.IsDir() {
+				continue // a folder link may form cycles; its content is reachable anyway
+			}
+		}
+		var err error
+		switch {
+		case st.Mode.IsDir():
+			err = s.copyGuestDir(fsys, child, cg)
+		case st.Mode.IsRegular():
+			err = s.copyGuestFile(fsys, child, cg, st.Mode.Perm())
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Sandbox) copyGuestFile(fsys *sandboxFS, from, g string, perm fs.FileMode) error {
+	in, errno := fsys.OpenFile(from, experimentalsys.O_RDONLY, 0)
+	if errno != 0 {
+		return s.copyGuestErr("read", from, errno)
+	}
+	defer in.Close()
+	out, errno := fsys.OpenFile(g, experimentalsys.O_WRONLY|experimentalsys.O_CREAT|experimentalsys.O_TRUNC, perm|0o200)
+	if errno != 0 {
+		return s.copyGuestErr("create", g, errno)
+	}
+	buf := make([]byte, 256<<10)
+	for {
+		n, errno := in.Read(buf)
+		if errno != 0 {
+			out.Close()
+			return s.copyGuestErr("read", from, errno)
+		}
+		if n == 0 {
+			break
+		}
+		for b := buf[:n]; len(b) > 0; {
+			w, errno := out.Write(b)
+			if errno != 0 {
+				out.Close()
+				return s.copyGuestErr("write", g, errno)
+			}
+			b = b[w:]
+		}
+	}
+	if errno := out.Close(); errno != 0 {
+		return s.copyGuestErr("close", g, errno)
+	}
+	return nil
+}

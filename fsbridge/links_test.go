@@ -1,6 +1,7 @@
 package fsbridge_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -464,4 +465,45 @@ for d in ('/output/copy', '/cow/copy', '/tmp/copy'):
 		}
 	}
 	noLinkLeadsOut(t, w.rw, w.links["rw"], nil)
+}
+
+// CopyInSandbox copies between guest paths with the guest's own checks: a
+// folder with an in-mount link to a file (copied as content) and one to a
+// folder (skipped), never into itself, never onto a read-only mount, and
+// the host folders behind the source stay as they were.
+func TestCopyInSandbox(t *testing.T) {
+	w := newWorld(t)
+	sb := newSandbox(t, w.policy())
+	if err := sb.BeginRun(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	g, err := sb.CopyInSandbox("/data", "/output/")
+	if err != nil || g != "/output/data" {
+		t.Fatalf("copy /data: %q %v", g, err)
+	}
+	for name, want := range map[string]string{"a.csv": "x,y\n1,2\n3,4\n", "sub/b.txt": "bee\n", "in_link": "x,y\n1,2\n3,4\n"} {
+		p := filepath.Join(w.out, "data", filepath.FromSlash(name))
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			t.Errorf("%s: %v %v (want a regular file)", name, fi, err)
+			continue
+		}
+		if b, _ := os.ReadFile(p); string(b) != want {
+			t.Errorf("%s = %q", name, b)
+		}
+	}
+	for _, name := range []string{"abs_out", "rel_out", "dir_out"} {
+		if _, err := os.Lstat(filepath.Join(w.out, "data", name)); err == nil {
+			t.Errorf("%s, a link leading out of the mount, was copied", name)
+		}
+	}
+	if _, err := sb.CopyInSandbox("/output/data", "/output/data/sub/"); err == nil || !strings.Contains(err.Error(), "into itself") {
+		t.Errorf("copy into itself: %v", err)
+	}
+	if _, err := sb.CopyInSandbox("/output/data/a.csv", "/data/new.csv"); err == nil || !strings.Contains(err.Error(), "/data/new.csv") {
+		t.Errorf("copy onto a read-only mount: %v", err)
+	}
+	if _, err := sb.CopyInSandbox("/etc/passwd", "/tmp/"); err == nil || !strings.Contains(err.Error(), "/etc/passwd") {
+		t.Errorf("copy from outside the mounts: %v", err)
+	}
 }

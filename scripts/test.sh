@@ -4,6 +4,9 @@
 # the runtime bundle is committed under assets/, so nothing is rebuilt here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+step() { printf '\n== %s (%s)\n' "$*" "$(date +%H:%M:%S)"; }
+
+step "gofmt and go vet"
 
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
@@ -17,6 +20,7 @@ go vet $(go list ./... | grep -v /fsbridge)
 go vet -stdmethods=false ./fsbridge
 # The binary must stay static and build for macOS as well (it is not run
 # there by this script).
+step "static builds for linux/amd64 and darwin/arm64"
 for target in linux/amd64 darwin/arm64; do
   GOOS=${target%/*} GOARCH=${target#*/} CGO_ENABLED=0 go build -o /dev/null ./cmd/pybox
 done
@@ -29,6 +33,8 @@ export PYBOX_REQUIRE_NODE=1
 export PYBOX_REQUIRE_PYAGENTS=1
 # A throwaway PostgreSQL for the agent's PostgreSQL store (installed from
 # Debian's packages if missing; stopped when this script exits).
+step "a throwaway PostgreSQL"
 source scripts/test-postgres.sh
 # -race everywhere: the runtime, sessions and servers are concurrent.
+step "go test -race ./... (10-15 minutes on 2 cores; each package prints ok when done)"
 go test -race -count=1 -timeout 30m ./...

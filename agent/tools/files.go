@@ -93,12 +93,12 @@ func (b *Box) readGuestFile(tool, p string, max int64) ([]byte, bool, *Result) {
 func (b *Box) copyTool() Tool {
 	return Tool{
 		Name: "copy_to_sandbox",
-		Description: "Copy a file or folder from the host into the sandbox, so that Python code can work on a copy. " +
-			"source is a host path inside one of the folders the operator mounted; destination is a writable sandbox path " +
-			"(/output, /tmp or a read-write mount). If destination is a folder or ends with '/', the copy goes inside it.",
+		Description: "Copy a file or folder to a writable place in the sandbox, so that code can change the copy: " +
+			"source is any sandbox path you can read (e.g. a file in a read-only folder such as /data); destination is a writable path " +
+			"(/output, /tmp or a read-write folder). If destination is a folder or ends with '/', the copy goes inside it. ls / shows the folders.",
 		Parameters: schema([]string{"source", "destination"},
-			prop("source", "string", "Host path of the file or folder to copy."),
-			prop("destination", "string", "Sandbox path to copy to, e.g. /tmp/ or /output/data.csv."),
+			prop("source", "string", "Sandbox path of the file or folder to copy, e.g. /data/sales.csv."),
+			prop("destination", "string", "Writable sandbox path to copy to, e.g. /tmp/ or /output/sales.csv."),
 		),
 		Handle: b.copyToSandbox,
 	}
@@ -109,11 +109,11 @@ func (b *Box) copyToSandbox(ctx context.Context, raw json.RawMessage) (*Result, 
 		Source      string `json:"source"`
 		Destination string `json:"destination"`
 	}
-	if r := decodeArgs("copy_to_sandbox", raw, &a, `{"source": "/home/me/data.csv", "destination": "/tmp/"}`); r != nil {
+	if r := decodeArgs("copy_to_sandbox", raw, &a, `{"source": "/data/sales.csv", "destination": "/tmp/"}`); r != nil {
 		return r, nil
 	}
 	if a.Source == "" || a.Destination == "" {
-		return errorResult(`copy_to_sandbox: both "source" (a host path) and "destination" (a sandbox path such as /tmp/) are required.`), nil
+		return errorResult(`copy_to_sandbox: both "source" (a sandbox path such as /data/sales.csv) and "destination" (a writable sandbox path such as /tmp/) are required.`), nil
 	}
 	if err := b.lock(); err != nil {
 		return nil, err
@@ -122,12 +122,13 @@ func (b *Box) copyToSandbox(ctx context.Context, raw json.RawMessage) (*Result, 
 	if err := b.sb.BeginRun(ctx); err != nil {
 		return nil, fmt.Errorf("copy_to_sandbox: %w", err)
 	}
-	dst, err := b.sb.CopyToSandbox(a.Source, guestPath(a.Destination))
+	src := guestPath(a.Source)
+	dst, err := b.sb.CopyInSandbox(src, guestPath(a.Destination))
 	if err != nil {
-		return errorResult("copy_to_sandbox: %v", err), nil
+		return errorResult("copy_to_sandbox: %v. Paths are sandbox paths: ls / shows the folders.", err), nil
 	}
 	return &Result{
-		Content:    []Content{{Type: ContentText, Text: fmt.Sprintf("copied %s to %s", a.Source, dst)}},
+		Content:    []Content{{Type: ContentText, Text: fmt.Sprintf("copied %s to %s", src, dst)}},
 		Structured: map[string]string{"path": dst},
 	}, nil
 }
@@ -183,7 +184,7 @@ func (b *Box) ls(ctx context.Context, raw json.RawMessage) (*Result, error) {
 		return b.fsError("ls", "list", p, errno), nil
 	}
 	sort.Slice(dirents, func(i, j int) bool { return dirents[i].Name < dirents[j].Name })
-	var entries []Entry
+	entries := []Entry{} // an empty folder lists as [], not null
 	var t strings.Builder
 	fmt.Fprintf(&t, "%s:\n", p)
 	for i, de := range dirents {

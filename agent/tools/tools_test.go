@@ -241,9 +241,22 @@ func TestReadFileCutsLongLinesAndRefusesBinary(t *testing.T) {
 
 func TestCopyToSandbox(t *testing.T) {
 	b, data := newBox(t, nil)
-	r := call(t, b, "copy_to_sandbox", fmt.Sprintf(`{"source": %q, "destination": "/tmp/"}`, filepath.Join(data, "data.csv")))
-	if r.IsError || !strings.Contains(r.Text(), "/tmp/data.csv") {
+	// Paths are the guest's: from the read-only /data to the writable /tmp.
+	r := call(t, b, "copy_to_sandbox", `{"source": "/data/data.csv", "destination": "/tmp/"}`)
+	if r.IsError || !strings.Contains(r.Text(), "copied /data/data.csv to /tmp/data.csv") {
 		t.Fatalf("copy: %s", r.Text())
+	}
+	// A folder, into a named destination.
+	r = call(t, b, "copy_to_sandbox", `{"source": "/data", "destination": "/output/copy"}`)
+	if r.IsError || !strings.Contains(r.Text(), "/output/copy") {
+		t.Fatalf("folder copy: %s", r.Text())
+	}
+	r = call(t, b, "copy_to_sandbox", `{"source": "/tmp/data.csv", "destination": "/data/x.csv"}`)
+	if !r.IsError || !strings.Contains(r.Text(), "/data/x.csv") || !strings.Contains(r.Text(), "read-only") {
+		t.Fatalf("copy onto a read-only mount: %s", r.Text())
+	}
+	if strings.Contains(r.Text(), data) {
+		t.Fatalf("a host path reached the model: %s", r.Text())
 	}
 	r = call(t, b, "execute_python", `{"code": "open('/tmp/data.csv').read().count('\\n')"}`)
 	if er := r.Structured.(*tools.ExecResult); er.Value != "3" {
@@ -299,5 +312,16 @@ func TestHandledDenialIsNotNoise(t *testing.T) {
 	}
 	if er, ok := r.Structured.(*tools.ExecResult); !ok || len(er.Denials) != 1 || !strings.Contains(er.Denials[0], "/data/x") {
 		t.Fatalf("structured denials: %+v", r.Structured)
+	}
+}
+
+// An empty folder lists as an empty array in the structured result (JSON
+// clients got "entries": null).
+func TestLsEmptyFolderIsEmptyArray(t *testing.T) {
+	b, _ := newBox(t, nil)
+	r := call(t, b, "ls", `{"path": "/output"}`)
+	data, err := json.Marshal(r.Structured)
+	if err != nil || !strings.Contains(string(data), `"entries":[]`) {
+		t.Fatalf("structured %s %v", data, err)
 	}
 }
