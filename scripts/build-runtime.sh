@@ -257,7 +257,7 @@ write_manifest() {
     for m in $BUILD/compress-manifest.json $(for pkg in $PACKAGES; do echo "$BUILD/manifest-$pkg.json"; done) $( [ "${PUREPY:-1}" = 1 ] && echo "$BUILD/manifest-purepy.json"); do python3 -c 'import json,sys; print("".join(", " + json.dumps(e) for e in json.load(open(sys.argv[1]))), end="")' "$m"; done)
   ],
   "toolchain": {"cc": "$($CLANG --version | head -1)", "cc_sjlj": "$(clang-22 --version 2>/dev/null | head -1)", "wasi_libc": "$(dpkg-query -W -f='${Version}' wasi-libc)", "build_python": "$(/usr/bin/python3.11 -V 2>&1)"},
-  "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "cpython_opt": "$PY_OPT_CFLAGS", "stack_size": $STACK_SIZE, "ldflags_python": "$REACTOR_LDFLAGS", "loop_yield": $LOOP_YIELD, "loopguard": "$(tr -d '\n' < "$BUILD/loopguard.log" | sed 's/"/\\"/g')"},
+  "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "cpython_opt": "$PY_OPT_CFLAGS", "stack_size": $STACK_SIZE, "ldflags_python": "$REACTOR_LDFLAGS", "loop_yield": $LOOP_YIELD, "loopguard": "$(sed -e "s#$BUILD#<build>#g" -e 's/  */ /g' "$BUILD/loopguard.log" | paste -sd ';' - | sed -e 's/;/; /g' -e 's/"/\\"/g')"},
   "files": {
     "python.wasm": {"size": $(stat -c %s "$wasm"), "sha256": "$(sha "$wasm")"},
     "lib": {"files": $nfiles, "size": $libsize}
