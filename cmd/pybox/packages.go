@@ -49,6 +49,14 @@ func cmdPackages(ctx context.Context, args []string) int {
 		}
 		added++
 		fmt.Printf("added %s %s to %s\n", p.Name, p.Version, dir)
+		if b, err := packages.Default(); err == nil {
+			for _, bp := range packages.BundlePackages(b) {
+				if bp.Name == p.Name {
+					fmt.Fprintf(os.Stderr, "pybox packages add: warning: %s %s is also built into the runtime bundle, which comes first on sys.path: "+
+						"import %s gets the bundled %s, not the %s just added\n", p.Name, bp.Version, p.Name, bp.Version, p.Version)
+				}
+			}
+		}
 	}
 	if added > 0 {
 		if err := compileUserPackages(ctx, dir); err != nil {

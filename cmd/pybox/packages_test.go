@@ -76,6 +76,18 @@ func TestCLIPackagesAdd(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "evil.py")); err == nil {
 		t.Fatal("a wheel wrote outside the packages folder")
 	}
+	// A wheel of a package the bundle already has is added, with a warning
+	// that the bundled copy is the one that imports.
+	dup := filepath.Join(dir, "tabulate-99.0-py3-none-any.whl")
+	writeWheel(t, dup, map[string]string{
+		"tabulate/__init__.py":             "__version__ = '99.0'\n",
+		"tabulate-99.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: tabulate\nVersion: 99.0\n\n",
+		"tabulate-99.0.dist-info/WHEEL":    "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+	})
+	r = pyboxEnv(t, env, "", "packages", "add", dup)
+	if r.code != 0 || !strings.Contains(r.stderr, "warning: tabulate") || !strings.Contains(r.stderr, "not the 99.0 just added") {
+		t.Errorf("adding a bundled package: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	// The added package is read-only inside the sandbox.
 	r = pyboxEnv(t, env, "", "run", "-c", "import hello_pkg, os\nopen(os.path.join(os.path.dirname(hello_pkg.__file__), 'x'), 'w')")
 	if r.code == 0 {
