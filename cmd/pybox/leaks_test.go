@@ -49,3 +49,21 @@ func TestCLIScriptNameIsAGuestPath(t *testing.T) {
 		})
 	}
 }
+
+// A SyntaxError in a script shows the error and nothing else: Python's
+// look for the source of a script the guest cannot open is not reported as
+// a refusal (it was noise under the traceback).
+func TestCLISyntaxErrorWithoutRefusalNoise(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "bad.py")
+	if err := os.WriteFile(script, []byte("x = 1\nif x\n    print(2)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := pybox(t, "", "run", "-q", script)
+	if r.code != 1 || !strings.Contains(r.stderr, "SyntaxError: expected ':'") || !strings.Contains(r.stderr, `File "/bad.py", line 2`) {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	if strings.Contains(r.stderr, "refused") {
+		t.Errorf("refusal noise:\n%s", r.stderr)
+	}
+}

@@ -92,7 +92,11 @@ func cmdRun(ctx context.Context, args []string) int {
 		return runtime.ExitCodeInternal
 	}
 	res, err := eng.Run(ctx, req)
-	report(sb)
+	if script != "" {
+		report(sb, req.Filename)
+	} else {
+		report(sb)
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pybox: %v\n", err)
 		return runtime.ExitCodeInternal

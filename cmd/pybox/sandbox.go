@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/pybox-dev/pybox/fsbridge"
@@ -99,7 +100,9 @@ func (f *sandboxFlags) openSandbox() (sb *fsbridge.Sandbox, cleanup func(), err 
 }
 
 // report prints what the run left in /output and what it was refused.
-func report(sb *fsbridge.Sandbox) {
+// Refused reads of the script's own name (noise: Python's traceback looks
+// for the source of a script the guest cannot open) are left out.
+func report(sb *fsbridge.Sandbox, scriptName ...string) {
 	arts, err := sb.Artifacts()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pybox: list /output: %v\n", err)
@@ -108,6 +111,9 @@ func report(sb *fsbridge.Sandbox) {
 		fmt.Fprintf(os.Stderr, "pybox: output %s (%d bytes, %s) saved as %s\n", a.Path, a.Size, a.MIME, a.HostPath)
 	}
 	for _, d := range sb.Denials() {
+		if (d.Op == "read" || d.Op == "stat" || d.Op == "open") && slices.Contains(scriptName, d.Path) {
+			continue
+		}
 		fmt.Fprintf(os.Stderr, "pybox: refused: %s\n", d.Message)
 	}
 }
