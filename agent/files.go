@@ -13,6 +13,7 @@ import (
 	"time"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+	wsys "github.com/tetratelabs/wazero/sys"
 
 	"github.com/pybox-dev/pybox/fsbridge"
 )
@@ -105,27 +106,12 @@ func (t *tracker) snapshot() ([]FileChange, error) {
 // walk records the files below dir in now and their changes; left is the
 // bytes it may still read to hash (-1: no bound).
 func (t *tracker) walk(dir string, now map[string]fileState, changes *[]FileChange, left *int64) error {
-	d, errno := t.fsys.OpenFile(dir, experimentalsys.O_RDONLY|experimentalsys.O_DIRECTORY, 0)
-	if errno == experimentalsys.ENOENT {
-		return nil
-	}
-	if errno != 0 {
-		return fmt.Errorf("agent: list %s: %w", dir, errno)
-	}
-	ents, errno := d.Readdir(-1)
-	d.Close()
-	if errno != 0 {
-		return fmt.Errorf("agent: list %s: %w", dir, errno)
+	ents, err := t.list(dir)
+	if err != nil {
+		return err
 	}
 	for _, e := range ents {
-		if e.Name == "." || e.Name == ".." {
-			continue
-		}
-		p := path.Join(dir, e.Name)
-		st, errno := t.fsys.Lstat(p)
-		if errno != 0 {
-			continue // removed meanwhile
-		}
+		p, st := e.path, e.st
 		switch {
 		case st.Mode.IsDir():
 			if err := t.walk(p, now, changes, left); err != nil {
@@ -323,27 +309,12 @@ func (t *tracker) modifiedSince(since time.Time, skip map[string]FileChange) ([]
 	var found []string
 	var walk func(dir string) error
 	walk = func(dir string) error {
-		d, errno := t.fsys.OpenFile(dir, experimentalsys.O_RDONLY|experimentalsys.O_DIRECTORY, 0)
-		if errno == experimentalsys.ENOENT {
-			return nil
-		}
-		if errno != 0 {
-			return fmt.Errorf("agent: list %s: %w", dir, errno)
-		}
-		ents, errno := d.Readdir(-1)
-		d.Close()
-		if errno != 0 {
-			return fmt.Errorf("agent: list %s: %w", dir, errno)
+		ents, err := t.list(dir)
+		if err != nil {
+			return err
 		}
 		for _, e := range ents {
-			if e.Name == "." || e.Name == ".." {
-				continue
-			}
-			p := path.Join(dir, e.Name)
-			st, errno := t.fsys.Lstat(p)
-			if errno != 0 {
-				continue
-			}
+			p, st := e.path, e.st
 			switch {
 			case st.Mode.IsDir():
 				if err := walk(p); err != nil {
@@ -364,4 +335,38 @@ func (t *tracker) modifiedSince(since time.Time, skip map[string]FileChange) ([]
 	}
 	sort.Strings(found)
 	return found, nil
+}
+
+// entry is one child of a tracked folder, with its Lstat.
+type entry struct {
+	path string
+	st   wsys.Stat_t
+}
+
+// list returns the children of dir (none if dir is gone), each with its
+// Lstat; children removed meanwhile are left out.
+func (t *tracker) list(dir string) ([]entry, error) {
+	d, errno := t.fsys.OpenFile(dir, experimentalsys.O_RDONLY|experimentalsys.O_DIRECTORY, 0)
+	if errno == experimentalsys.ENOENT {
+		return nil, nil
+	}
+	if errno != 0 {
+		return nil, fmt.Errorf("agent: list %s: %w", dir, errno)
+	}
+	ents, errno := d.Readdir(-1)
+	d.Close()
+	if errno != 0 {
+		return nil, fmt.Errorf("agent: list %s: %w", dir, errno)
+	}
+	out := make([]entry, 0, len(ents))
+	for _, e := range ents {
+		if e.Name == "." || e.Name == ".." {
+			continue
+		}
+		p := path.Join(dir, e.Name)
+		if st, errno := t.fsys.Lstat(p); errno == 0 {
+			out = append(out, entry{p, st})
+		}
+	}
+	return out, nil
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/pybox-dev/pybox/fsbridge"
 )
 
+// lockedLog collects what concurrent writers (a logger, the MCP SDK) write;
+// it is also the stdout of ServeStdio, hence Close.
 type lockedLog struct {
 	mu sync.Mutex
 	b  strings.Builder
@@ -29,6 +31,8 @@ func (l *lockedLog) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
+
+func (l *lockedLog) Close() error { return nil }
 
 func (l *lockedLog) String() string {
 	l.mu.Lock()

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -262,7 +261,7 @@ func TestMCPStdioAnswersThenEnds(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"user"}}`,
 	}
 	in := io.NopCloser(strings.NewReader(strings.Join(lines, "\n") + "\n"))
-	var out lockedBuffer
+	var out lockedLog
 	if err := s.ServeStdio(context.Background(), in, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -288,25 +287,4 @@ func TestMCPStdioAnswersThenEnds(t *testing.T) {
 	if r, ok := ids[3]; ok {
 		t.Errorf("the cancelled request got a response: %s", r)
 	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for the SDK's concurrent writes,
-// closable like stdout.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) Close() error { return nil }
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

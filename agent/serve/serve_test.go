@@ -686,7 +686,7 @@ func TestOutputFolderLayout(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute_python","arguments":{"code":"open('/output/stdio.txt', 'w').write('y')"}}}`,
 	}, "\n") + "\n"
-	var sink lockedBuffer
+	var sink lockedLog
 	if err := s.ServeStdio(context.Background(), io.NopCloser(strings.NewReader(lines)), &sink); err != nil {
 		t.Fatal(err)
 	}
