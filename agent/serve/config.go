@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/pybox-dev/pybox/agent/tools"
 	"github.com/pybox-dev/pybox/fsbridge"
+	pyruntime "github.com/pybox-dev/pybox/runtime"
 )
 
 // Defaults for Config's zero fields.
@@ -43,13 +45,23 @@ func DefaultMaxConcurrent() int { return max(2, 2*runtime.GOMAXPROCS(0)) }
 // Config is the operator's side of a Server. Nothing here is visible to the
 // model.
 type Config struct {
-	// Box is the template of every workspace: Engine (required, shared by
-	// all workspaces), Policy, Limits, MaxTimeout, Sessions, ImageLimit.
+	// Box is the template of every workspace: Engine (shared by all
+	// workspaces; or see EngineReady), Policy, Limits, MaxTimeout,
+	// Sessions, ImageLimit.
 	// Stdout and Stderr are ignored. Each workspace gets its own /output:
 	// a temporary folder, or a subfolder named after the workspace id when
 	// Policy.Output is set; copy-on-write mounts with an Upper folder get
 	// a subfolder per workspace the same way.
 	Box tools.Config
+
+	// EngineReady, used when Box.Engine is nil, returns the engine once it
+	// can run code (it is called for every new workspace and must return
+	// the same engine each time). Until then the server answers everything
+	// that runs no code (MCP initialize, tools/list, /healthz, the tool
+	// schemas) at once, and the first tool call waits: pybox mcp and serve
+	// compile the interpreter in the background, so a client's start-up
+	// timeout is not spent on a first compile.
+	EngineReady func(ctx context.Context) (*pyruntime.Engine, error)
 
 	// ToolPrefix, if set, is put before every tool name the clients see
 	// (e.g. "pybox_" gives pybox_read_file), for clients that refuse two
@@ -97,8 +109,8 @@ type Config struct {
 }
 
 func (c *Config) setDefaults() error {
-	if c.Box.Engine == nil {
-		return errors.New("serve: Config.Box.Engine is required")
+	if c.Box.Engine == nil && c.EngineReady == nil {
+		return errors.New("serve: Config.Box.Engine (or EngineReady) is required")
 	}
 	if c.MaxConcurrent <= 0 {
 		c.MaxConcurrent = DefaultMaxConcurrent()

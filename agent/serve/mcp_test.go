@@ -9,12 +9,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/pybox-dev/pybox/agent/tools"
+	"github.com/pybox-dev/pybox/runtime"
 )
 
 // bearer adds a token to every request of an http.Client.
@@ -286,5 +288,51 @@ func TestMCPStdioAnswersThenEnds(t *testing.T) {
 	}
 	if r, ok := ids[3]; ok {
 		t.Errorf("the cancelled request got a response: %s", r)
+	}
+}
+
+// With EngineReady instead of an Engine (the interpreter still compiling),
+// an MCP client is answered at once for everything that runs no code, and
+// its first tool call waits for the engine and then runs.
+func TestMCPAnswersBeforeTheEngine(t *testing.T) {
+	asked, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	s := newServer(t, func(c *Config) {
+		c.Box.Engine = nil
+		c.EngineReady = func(ctx context.Context) (*runtime.Engine, error) {
+			once.Do(func() { close(asked) })
+			select {
+			case <-release:
+				return engine, nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+	})
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	cs := connectHTTP(t, ts.URL+"/mcp", "") // initialize, before any engine
+	tl, err := cs.ListTools(context.Background(), nil)
+	if err != nil || len(tl.Tools) != 7 {
+		t.Fatalf("tools/list before the engine: %v %v", tl, err)
+	}
+	select {
+	case <-asked:
+		t.Fatal("the engine was asked for before any tool call")
+	default:
+	}
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "execute_python", Arguments: map[string]any{"code": "print(6*7)"}})
+		if err != nil {
+			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+		}
+		done <- res
+	}()
+	<-asked // the call waits for the engine...
+	close(release)
+	res := <-done // ...and runs once it is there
+	if res.IsError || !strings.Contains(text(res), "42") {
+		t.Fatalf("call after the engine came: %s", text(res))
 	}
 }

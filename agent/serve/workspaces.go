@@ -16,6 +16,7 @@ import (
 
 	"github.com/pybox-dev/pybox/agent/tools"
 	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/runtime"
 )
 
 // workspaceIDPattern is what a workspace id may look like: it becomes a
@@ -97,6 +98,24 @@ func (ws *workspaces) get(id, owner string, create bool) (*workspace, error) {
 		return nil, fmt.Errorf("workspace id %q is not valid: use 1 to 128 letters, digits, '.', '_' or '-', not starting with '.'", id)
 	}
 	ws.mu.Lock()
+	if w, ok := ws.m[id]; ok || !create || ws.closed {
+		ws.mu.Unlock()
+		switch {
+		case ws.closed:
+			return nil, errShuttingDown
+		case ok:
+			return w, nil
+		}
+		return nil, errNoWorkspace
+	}
+	ws.mu.Unlock()
+	// A new workspace needs the engine, which may still be compiling
+	// (Config.EngineReady): wait for it without holding the lock.
+	eng, err := ws.engine()
+	if err != nil {
+		return nil, err
+	}
+	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	if ws.closed {
 		return nil, errShuttingDown
@@ -104,13 +123,11 @@ func (ws *workspaces) get(id, owner string, create bool) (*workspace, error) {
 	if w, ok := ws.m[id]; ok {
 		return w, nil
 	}
-	if !create {
-		return nil, errNoWorkspace
-	}
 	if len(ws.m) >= ws.cfg.MaxWorkspaces {
 		return nil, fmt.Errorf("%w (max %d): delete one (DELETE /v1/workspaces/{id}) or wait for idle ones to expire", errTooManyWorkspaces, ws.cfg.MaxWorkspaces)
 	}
 	bc := ws.cfg.Box
+	bc.Engine = eng
 	policy, err := workspacePolicy(bc.Policy, id)
 	if err != nil {
 		return nil, err
@@ -129,6 +146,19 @@ func (ws *workspaces) get(id, owner string, create bool) (*workspace, error) {
 	ws.m[id] = w
 	ws.cfg.Logger.Info("workspace opened", "workspace", id, "owner", owner)
 	return w, nil
+}
+
+// engine returns the engine for new workspaces: Config.Box.Engine, or the
+// one Config.EngineReady hands over once it is compiled.
+func (ws *workspaces) engine() (*runtime.Engine, error) {
+	if ws.cfg.Box.Engine != nil {
+		return ws.cfg.Box.Engine, nil
+	}
+	eng, err := ws.cfg.EngineReady(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("serve: the Python runtime could not be started: %w", err)
+	}
+	return eng, nil
 }
 
 // workspacePolicy gives a workspace its own output folder and copy-on-write

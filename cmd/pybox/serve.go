@@ -212,13 +212,15 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 	if dir, err := packages.UserDir(); err == nil {
 		rc.UserPackages, userDir = dir, dir
 	}
-	eng, err := startEngine(ctx, rc, f.quiet)
-	if err != nil {
-		return nil, nil, err
-	}
+	// The interpreter compiles in the background (seconds with an empty
+	// cache): the server answers initialize, tools/list and health checks
+	// meanwhile, and tool calls wait for it. A client that gives a server a
+	// few seconds to start (the OpenAI Agents SDK: 5 s) is not cut off by
+	// the first compile.
+	eng := newEngineStarter(ctx, rc, f.quiet, logger)
 	s, err := serve.New(serve.Config{
+		EngineReady: eng.wait,
 		Box: tools.Config{
-			Engine:       eng,
 			Policy:       policy,
 			Limits:       runtime.Limits{Timeout: f.timeout, Memory: int64(f.memory), Output: int64(f.output), KillAfter: f.killAfter},
 			MaxTimeout:   f.maxTimeout,
@@ -240,13 +242,57 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 		Version:         version,
 	})
 	if err != nil {
-		eng.Close(context.Background())
+		eng.close()
 		return nil, nil, err
 	}
 	return s, func() {
 		s.Close()
-		eng.Close(context.Background())
+		eng.close()
 	}, nil
+}
+
+// engineStarter compiles the engine in the background and hands it to
+// whoever waits for it.
+type engineStarter struct {
+	done   chan struct{}
+	eng    *runtime.Engine
+	err    error
+	cancel context.CancelFunc
+}
+
+func newEngineStarter(ctx context.Context, rc runtime.Config, quiet bool, logger *slog.Logger) *engineStarter {
+	ctx, cancel := context.WithCancel(ctx)
+	e := &engineStarter{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(e.done)
+		start := time.Now()
+		e.eng, e.err = startEngine(ctx, rc, quiet)
+		if e.err != nil && ctx.Err() == nil {
+			logger.Error("the Python runtime could not be started; tool calls will fail", "error", e.err)
+		} else if e.err == nil {
+			logger.Info("Python runtime ready", "took", time.Since(start).Round(time.Millisecond))
+		}
+	}()
+	return e
+}
+
+// wait returns the engine once it is compiled (serve.Config.EngineReady).
+func (e *engineStarter) wait(ctx context.Context) (*runtime.Engine, error) {
+	select {
+	case <-e.done:
+		return e.eng, e.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// close stops a compile still running and closes the engine.
+func (e *engineStarter) close() {
+	e.cancel()
+	<-e.done
+	if e.eng != nil {
+		e.eng.Close(context.Background())
+	}
 }
 
 func (f *serveFlags) logger() *slog.Logger {
