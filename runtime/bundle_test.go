@@ -51,13 +51,13 @@ func TestBundledPackages(t *testing.T) {
 			"index int64 int64 [10, 30, 90] [90, 80] [10, 30, 90]",
 			"assign [0, -1, 20, -1, 40, 50, 60, 70, 80, -1]",
 			"index intp [20, 40] int32 [90, 80, 70] int32 [80, 90]",
-			"2d [1, 11]",
+			"out of bounds IndexError 3 of 3", "2d [1, 11]",
 			"strings [2, 5, 0] int64 [-1, 2, -1] [0, 2, 0] ['a   b']",
 		}},
 		{"sqlite_basic.py", []string{
 			"version 3.40.1",
-			"/tmp/t.db json d 6 fts5 [1, 3]", "/tmp/t.db locked: database is locked", "/tmp/t.db rows 4", "/tmp/t.db wal wal 5",
-			"/work/t.db json d 6 fts5 [1, 3]", "/work/t.db locked: database is locked", "/work/t.db rows 4", "/work/t.db wal wal 5",
+			"/tmp/t.db json d 6 fts5 [1, 3]", "/tmp/t.db locked: database is locked", "/tmp/t.db rows 4", "/tmp/t.db wal wal 5", "/tmp/t.db back to delete",
+			"/work/t.db json d 6 fts5 [1, 3]", "/work/t.db locked: database is locked", "/work/t.db rows 4", "/work/t.db wal wal 5", "/work/t.db back to delete",
 			"independent ok", "memory ('[1,2]', 4.0)",
 		}},
 		{"pillow_draw.py", []string{

@@ -46,8 +46,9 @@ W=$BUILD/sqlite
 # math functions, the dbstat virtual table (JSON is built in since 3.38).
 # WASI: one thread (no mutexes), no memory-mapped I/O, no loadable
 # extensions (no dlopen); temporary tables and indices in memory (a guest's
-# /tmp is memory anyway); usleep for busy-timeout waits (else whole seconds).
-SQLITE_DEFINES="-DSQLITE_THREADSAFE=0 -DSQLITE_MAX_MMAP_SIZE=0 -DSQLITE_OMIT_LOAD_EXTENSION
+# /tmp is memory anyway); usleep for busy-timeout waits (else whole seconds);
+# wasi-libc's placeholder getpid (CPython links -lwasi-emulated-getpid).
+SQLITE_DEFINES="-DSQLITE_THREADSAFE=0 -DSQLITE_MAX_MMAP_SIZE=0 -DSQLITE_OMIT_LOAD_EXTENSION -D_WASI_EMULATED_GETPID
   -DSQLITE_TEMP_STORE=2 -DHAVE_USLEEP=1 -DHAVE_LOCALTIME_R=1 -DHAVE_GMTIME_R=1
   -DSQLITE_ENABLE_FTS5 -DSQLITE_ENABLE_FTS4 -DSQLITE_ENABLE_FTS3_PARENTHESIS
   -DSQLITE_ENABLE_RTREE -DSQLITE_ENABLE_MATH_FUNCTIONS -DSQLITE_ENABLE_DBSTAT_VTAB

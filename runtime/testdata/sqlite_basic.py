@@ -43,8 +43,8 @@ for path in ["/tmp/t.db", "/work/t.db"]:
     con.execute("insert into docs(meta, body) values ('{}', 'wal row')")
     con.commit()
     print(path, "wal", mode, other.execute("select count(*) from docs").fetchone()[0])
-    con.execute("pragma journal_mode=delete")
     other.close()
+    print(path, "back to", con.execute("pragma journal_mode=delete").fetchone()[0])
     con.close()
 
 # Two databases are locked independently (SQLite keys its locks by inode).
