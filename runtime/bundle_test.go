@@ -40,7 +40,7 @@ func TestBundledPackages(t *testing.T) {
 		{"numpy_default_int.py", []string{
 			"arange sum 4999950000",
 			"dtypes int64 int64 int64 int64 int64 uint64 int64 int64",
-			"intp 4 True", "repr array([1, 2])",
+			"intp 4 True", "repr array([1, 2])", "array api int64 int32",
 			"int32 sum 4999950000 int64 int64",
 			"prod 1099511627776 1099511627776",
 			"cumsum [1073741824, 2147483648, 3221225472] [1073741824, 2147483648, 3221225472] int64",

@@ -9,6 +9,8 @@ print("dtypes", np.array([1, 2]).dtype, np.arange(5).dtype, np.dtype(int), np.dt
       np.int_.__name__, np.uint.__name__, np.array(7).dtype, np.zeros(2, dtype=int).dtype)
 print("intp", np.dtype(np.intp).itemsize, np.int_ is np.int64)
 print("repr", repr(np.array([1, 2])))
+d = np.__array_namespace_info__().default_dtypes()
+print("array api", d["integral"], d["indexing"])
 
 # Accumulators of integer sum/prod/cumsum are 64-bit whatever the input width.
 i32 = np.arange(100000, dtype=np.int32)
