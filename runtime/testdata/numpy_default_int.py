@@ -47,6 +47,11 @@ for bad in (np.array([10]), np.array([-11]), np.array([[0, 10]])):
     except IndexError:
         raised += 1
 print("out of bounds IndexError", raised, "of 3")
+# Index arguments in the default integer (int64) to functions that take intp.
+c = a.copy()
+np.put(c, idx, [7, 8, 9])
+print("index args", c.tolist(), np.repeat(np.arange(3), np.array([1, 2, 3])).tolist(),
+      np.choose(np.array([0, 1, 0]), [[1, 2, 3], [4, 5, 6]]).tolist(), np.add.reduceat(a, idx).tolist())
 print("2d", np.arange(12).reshape(3, 4)[np.array([0, 2]), np.array([1, 3])].tolist())
 
 # String ufuncs with a default-integer output.
