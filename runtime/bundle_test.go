@@ -52,7 +52,7 @@ func TestBundledPackages(t *testing.T) {
 			"assign [0, -1, 20, -1, 40, 50, 60, 70, 80, -1]",
 			"index intp [20, 40] int32 [90, 80, 70] int32 [80, 90]",
 			"out of bounds IndexError 3 of 3", "2d [1, 11]",
-			"index args [0, 7, 20, 8, 40, 50, 60, 70, 80, 9] [0, 1, 1, 2, 2, 2] [1, 5, 3] [30, 70, 90]",
+			"index args [0, 7, 20, 8, 40, 50, 60, 70, 80, 9] [0, 1, 1, 2, 2, 2] [1, 5, 3] [30, 330, 90]",
 			"strings [2, 5, 0] int64 [-1, 2, -1] [0, 2, 0] ['a   b']",
 		}},
 		{"sqlite_basic.py", []string{
