@@ -60,7 +60,7 @@ func packagesManual(eng *runtime.Engine, userDir string) string {
 	}
 	b.WriteString("\nNothing else can be installed from inside the sandbox (there is no pip and no network). ")
 	b.WriteString("If a package is missing, write the code with what is here: numpy covers linear algebra, FFT, statistics and random numbers; ")
-	b.WriteString("`csv`, `json`, `sqlite3`-free data work is plain Python; charts are drawn with Pillow (see `images`).\n")
+	b.WriteString("`csv`, `json` and `sqlite3` (SQLite 3.40 with its JSON functions and FTS5 full-text search) are in the standard library; charts are drawn with Pillow (see `images`).\n")
 	return b.String()
 }
 
