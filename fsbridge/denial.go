@@ -292,3 +292,30 @@ func isEscape(err error) bool {
 	}
 	return strings.Contains(err.Error(), "escapes from parent")
 }
+
+// takeUnnamed returns and forgets the newest denial if it is one the guest
+// received as a bare EIO with no file name attached (a write or truncate
+// stopped by a limit: the guest's errno cannot say EFBIG, EDQUOT or
+// ENOSPC) and has not been explained yet.
+func (l *denialLog) takeUnnamed() (Denial, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.all) == 0 {
+		return Denial{}, false
+	}
+	i := len(l.all) - 1
+	d := l.all[i]
+	if j, ok := l.latest[d.Path]; !ok || j != i {
+		return Denial{}, false
+	}
+	switch d.Errno {
+	case "EFBIG", "EDQUOT", "ENOSPC":
+	default:
+		return Denial{}, false
+	}
+	delete(l.latest, d.Path)
+	if d.Target != "" {
+		delete(l.latest, d.Target)
+	}
+	return d, true
+}

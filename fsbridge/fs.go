@@ -398,6 +398,9 @@ func (f *sandboxFS) RecordDenial(op, guestPath, message, errno string) {
 // it to put the reason into the guest's exception message.
 func (f *sandboxFS) Explain(guestPath string) (string, bool) { return f.s.Explain(guestPath) }
 
+// ExplainUnnamed implements runtime.UnnamedExplainer.
+func (f *sandboxFS) ExplainUnnamed() (string, bool) { return f.s.ExplainUnnamed() }
+
 // pseudoFile reports whether g names a pseudo-file such as "<string>" or
 // "<stdin>": CPython tries to open the "file" of code compiled from a string
 // to show the line of a SyntaxError. Such a read is a quiet ENOENT, not a

@@ -596,3 +596,42 @@ for seed in range(3):
 		t.Log(out)
 	}
 }
+
+// A write stopped by a limit raises an OSError that says why, naming the
+// path, the limit and its value, although CPython attaches no file name to
+// a failed write (the guest asks the host with an empty name; see
+// scripts/cpython/pybox.patch).
+func TestLimitRefusalsExplainThemselves(t *testing.T) {
+	w := newWorld(t)
+	p := w.policy()
+	p.Limits = fsbridge.Limits{FileSize: 1 << 20, WriteBytes: 3 << 20}
+	sb := newSandbox(t, p)
+	out := pyOK(t, sb, `
+def why(f):
+    try:
+        f()
+    except OSError as e:
+        print(e)
+def big():
+    with open('/work/big.bin', 'wb') as f:
+        f.write(b'x' * (2 << 20))
+def quota():
+    for i in range(3):
+        with open('/output/part%d.bin' % i, 'wb') as f:
+            f.write(b'y' * (1 << 20))
+why(big)
+why(quota)
+why(lambda: open('/work/ok.txt', 'w').write('fine'))
+`)
+	for _, want := range []string{
+		"write denied: /work/big.bin would grow the file to 2097152 bytes, past the file size limit of 1 MiB",
+		"write denied: /output/part2.bin would exceed the limit of 3 MiB written per run",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("guest saw:\n%s\nwant a line with %q", out, want)
+		}
+	}
+	if strings.Contains(out, "I/O error") {
+		t.Errorf("a bare I/O error reached the guest:\n%s", out)
+	}
+}

@@ -268,6 +268,18 @@ func (s *Sandbox) Explain(guestPath string) (string, bool) {
 	return "", false
 }
 
+// ExplainUnnamed returns the message of the newest refusal that reached
+// the guest as a bare I/O error with no file name (a write or truncate
+// stopped by the file size, bytes-written or /tmp limit), and forgets it.
+// CPython attaches no file name to a failed write, so the guest asks with
+// an empty path; the message names the path, the limit and its value.
+func (s *Sandbox) ExplainUnnamed() (string, bool) {
+	if d, ok := s.denials.takeUnnamed(); ok {
+		return d.Message, true
+	}
+	return "", false
+}
+
 // mountFor finds the mount holding the absolute guest path g.
 func (s *Sandbox) mountFor(g string) (*mount, string) {
 	for _, m := range s.mounts {

@@ -538,10 +538,27 @@ type Explainer interface {
 	Explain(guestPath string) (reason string, ok bool)
 }
 
-// explain serves the guest's "explain" call: payload is cwd NUL path.
+// UnnamedExplainer is an Explainer that can also say why an error that
+// carries no path (a refused write) happened: see fsbridge's
+// Sandbox.ExplainUnnamed.
+type UnnamedExplainer interface {
+	ExplainUnnamed() (string, bool)
+}
+
+// explain serves the guest's "explain" call: payload is cwd NUL path. An
+// empty path asks about an error without a file name (CPython's failed
+// write), which only a refusal by a limit can explain.
 func (inst *instance) explain(in []byte) []byte {
 	cwd, p, found := strings.Cut(string(in), "\x00")
 	if !found {
+		return nil
+	}
+	if p == "" {
+		if ex, ok := inst.root.fs().(UnnamedExplainer); ok {
+			if why, ok := ex.ExplainUnnamed(); ok {
+				return []byte(why)
+			}
+		}
 		return nil
 	}
 	if !path.IsAbs(p) {
