@@ -795,3 +795,47 @@ func TestShutdownCutsAStalledDownload(t *testing.T) {
 		t.Errorf("the cut download still sent all %d bytes", n)
 	}
 }
+
+// A call's time limit covers its wait for the workspace: a call queued
+// behind a long one in the same workspace ends at its own deadline, as a
+// timeout, without running its code (issue: the timeout started only when
+// the guest took the job).
+func TestQueuedCallKeepsItsDeadline(t *testing.T) {
+	a := newAPI(t, newServer(t, nil))
+	type outcome struct{ Status, Message string }
+	first := make(chan outcome, 1)
+	go func() {
+		var r outcome
+		st, data, err := rawPost(a.url+"/v1/execute", `{"code": "import time; time.sleep(3)", "workspace": "q", "timeout_s": 30}`)
+		json.Unmarshal(data, &r)
+		if err != nil || st != http.StatusOK {
+			r.Status = fmt.Sprintf("HTTP %d %v", st, err)
+		}
+		first <- r
+	}()
+	waitRunning(t, a, 1)
+	var second outcome
+	a.json("POST", "/v1/execute", map[string]any{"code": "open('/output/ran.txt', 'w').write('x')", "workspace": "q", "session_id": "other", "timeout_s": 0.5}, http.StatusOK, &second)
+	if second.Status != "timeout" || !strings.Contains(second.Message, "waiting for this workspace's previous call") {
+		t.Fatalf("queued call: %+v", second)
+	}
+	if r := <-first; r.Status != "ok" {
+		t.Fatalf("first call: %+v", r)
+	}
+	var ls ToolResponse
+	a.json("POST", "/v1/tools/ls?workspace=q", `{"path": "/output"}`, http.StatusOK, &ls)
+	if strings.Contains(ls.Text(), "ran.txt") {
+		t.Errorf("the timed-out call ran: %s", ls.Text())
+	}
+}
+
+// rawPost posts a JSON body off the test goroutine (no t.Fatal there).
+func rawPost(url, body string) (int, []byte, error) {
+	res, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	return res.StatusCode, data, err
+}

@@ -120,7 +120,21 @@ func (s *Server) call(ctx context.Context, w *workspace, name string, args json.
 	stop := context.AfterFunc(s.hard, cancel)
 	defer stop()
 
-	release, err := w.acquire(ctx)
+	// A call's time limit covers its wait for the workspace too (see
+	// tools.WithSubmitted): a call queued behind a long one ends at its own
+	// deadline, without running.
+	submitted := time.Now()
+	ctx = tools.WithSubmitted(ctx, submitted)
+	waitCtx, stopWait := ctx, context.CancelFunc(func() {})
+	limit := w.box.CallTimeout(name, args)
+	if limit > 0 {
+		waitCtx, stopWait = context.WithTimeout(ctx, limit)
+	}
+	release, err := w.acquire(waitCtx)
+	stopWait()
+	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return tools.WaitedOut(limit, time.Since(submitted)), nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("wait for workspace %s: %w", w.id, err)
 	}

@@ -125,6 +125,18 @@ func (b *Box) execute(ctx context.Context, raw json.RawMessage) (*Result, error)
 		return nil, err
 	}
 	defer b.mu.Unlock()
+	// The time limit counts from when the front end received the call:
+	// time spent waiting for the workspace's previous call is part of it.
+	if at, ok := submittedAt(ctx); ok {
+		waited := time.Since(at)
+		if waited >= limits.Timeout {
+			return WaitedOut(limits.Timeout, waited), nil
+		}
+		if waited >= 100*time.Millisecond {
+			note = strings.TrimSpace(note + "\n" + fmt.Sprintf("note: %.1f s of the %g s limit went waiting for this workspace's previous call.", waited.Seconds(), limits.Timeout.Seconds()))
+		}
+		limits.Timeout -= waited
+	}
 	if err := b.sb.BeginRun(ctx); err != nil {
 		return nil, fmt.Errorf("execute_python: %w", err)
 	}
@@ -163,6 +175,46 @@ func (b *Box) execute(ctx context.Context, raw json.RawMessage) (*Result, error)
 		return nil, fmt.Errorf("execute_python: list /output: %w", err)
 	}
 	return b.execResult(a.SessionID, res, arts, b.sb.Denials(), note), nil
+}
+
+// submittedKey is the context key of WithSubmitted.
+type submittedKey struct{}
+
+// WithSubmitted returns ctx carrying the moment a front end received a
+// tool call. execute_python's time limit then counts from it, so that a call
+// queued behind the workspace's previous one cannot outlive its timeout_s.
+func WithSubmitted(ctx context.Context, at time.Time) context.Context {
+	return context.WithValue(ctx, submittedKey{}, at)
+}
+
+func submittedAt(ctx context.Context) (time.Time, bool) {
+	at, ok := ctx.Value(submittedKey{}).(time.Time)
+	return at, ok
+}
+
+// CallTimeout is the time limit a call of tool name with these arguments
+// gets (0 for tools without one): a front end bounds the wait for the
+// workspace by it.
+func (b *Box) CallTimeout(name string, args json.RawMessage) time.Duration {
+	if name != "execute_python" {
+		return 0
+	}
+	var a executeArgs
+	if decodeArgs(name, args, &a, "") != nil || a.TimeoutS == nil || *a.TimeoutS <= 0 || math.IsNaN(*a.TimeoutS) {
+		return b.cfg.Limits.Timeout
+	}
+	return min(time.Duration(*a.TimeoutS*float64(time.Second)), b.cfg.MaxTimeout)
+}
+
+// WaitedOut is execute_python's result when its whole time limit (limit)
+// went waiting for the workspace's previous call: the code did not run.
+func WaitedOut(limit, waited time.Duration) *Result {
+	msg := fmt.Sprintf("timed out after %g s waiting for this workspace's previous call to end; this code did not run. Run it again, or use another session_id", limit.Seconds())
+	return &Result{
+		IsError:    true,
+		Content:    []Content{{Type: ContentText, Text: "status: timeout — " + msg}},
+		Structured: &ExecResult{Status: string(runtime.StatusTimeout), ExitCode: runtime.ExitCodeTimeout, Message: msg, DurationMS: float64(waited.Microseconds()) / 1000},
+	}
 }
 
 // execResult turns a run into what the model reads: one text block with
