@@ -24,9 +24,10 @@ apt-get update -q
 # setjmp/longjmp (libjpeg error handling in Pillow, FreeType): it emits the
 # standard wasm exception-handling encoding that wazero runs; LLVM 19 only
 # emits the legacy one. libc++ for numpy's C++ parts.
+# tcl: SQLite generates its amalgamation with tclsh (scripts/build-sqlite.sh).
 apt-get install -y -q --no-install-recommends \
   clang-19 lld-19 llvm-19 wasi-libc libclang-rt-19-dev-wasm32 \
   clang-22 libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 \
   python3.11 python3.11-dev python3.11-venv python3-pip dpkg-dev make cmake pkg-config \
-  zstd xz-utils bzip2 ca-certificates file
+  zstd xz-utils bzip2 ca-certificates file tcl
 echo "toolchain ready: $(clang-19 --version | head -1)"
