@@ -13,6 +13,11 @@ import (
 // The packages built into the bundle work inside the sandbox: scripts in
 // testdata/ print what they computed; each expected line must appear.
 func TestBundledPackages(t *testing.T) {
+	// Files a script leaves in the read-write mount /work, by name, and
+	// how each must start on the host.
+	hostPrefix := map[string]map[string]string{
+		"sqlite_basic.py": {"t.db": "SQLite format 3\x00"},
+	}
 	tests := []struct {
 		script string
 		want   []string
@@ -31,6 +36,29 @@ func TestBundledPackages(t *testing.T) {
 			"cos in place same True", "cos odd lengths True", "sin -0.0 True",
 			"float64 arithmetic same True", "float32 arithmetic same True", "sqrt libm True",
 			"matmul same True", "dot shape error: shapes (2,3) and (4,5) not aligned: 3 (dim 1) != 4 (dim 0)",
+		}},
+		{"numpy_default_int.py", []string{
+			"arange sum 4999950000",
+			"dtypes int64 int64 int64 int64 int64 uint64 int64 int64",
+			"intp 4 True", "repr array([1, 2])",
+			"int32 sum 4999950000 int64 int64",
+			"prod 1099511627776 1099511627776",
+			"cumsum [1073741824, 2147483648, 3221225472] [1073741824, 2147483648, 3221225472] int64",
+			"cumprod 1000000000000000", "bool sum 10 int64", "uint uint64 uint64",
+			"large 2199023255553 int64 int64", "mean 1099511627777.0 333328333350000",
+			"pyint ufunc 10000000000 2147483648 -1099511627776",
+			"mixed [2147483648] int64 int64 int32 int64",
+			"index int64 int64 [10, 30, 90] [90, 80] [10, 30, 90]",
+			"assign [0, -1, 20, -1, 40, 50, 60, 70, 80, -1]",
+			"index intp [20, 40] int32 [90, 80, 70] int32 [80, 90]",
+			"2d [1, 11]",
+			"strings [2, 5, 0] int64 [-1, 2, -1] [0, 2, 0] ['a   b']",
+		}},
+		{"sqlite_basic.py", []string{
+			"version 3.40.1",
+			"/tmp/t.db json d 6 fts5 [1, 3]", "/tmp/t.db locked: database is locked", "/tmp/t.db rows 4", "/tmp/t.db wal wal 5",
+			"/work/t.db json d 6 fts5 [1, 3]", "/work/t.db locked: database is locked", "/work/t.db rows 4", "/work/t.db wal wal 5",
+			"independent ok", "memory ('[1,2]', 4.0)",
 		}},
 		{"pandas_basics.py", []string{
 			"version 3.1.1 3.1.1", "name pandas._libs.lib pandas._libs.window.aggregations",
@@ -82,8 +110,10 @@ func TestBundledPackages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// A sandbox with the default policy: /tmp and /output.
-			sb, err := fsbridge.New(fsbridge.Policy{})
+			// The default policy (/tmp and /output) plus a read-write
+			// mount of a host folder at /work.
+			work := t.TempDir()
+			sb, err := fsbridge.New(fsbridge.Policy{Mounts: []fsbridge.Mount{fsbridge.ReadWriteMount(work, "/work")}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,6 +125,14 @@ func TestBundledPackages(t *testing.T) {
 			for _, w := range tc.want {
 				if !strings.Contains(string(res.Stdout), w) {
 					t.Errorf("stdout lacks %q:\n%s", w, res.Stdout)
+				}
+			}
+			for name, prefix := range hostPrefix[tc.script] {
+				b, err := os.ReadFile(filepath.Join(work, name))
+				if err != nil {
+					t.Errorf("host side: %v", err)
+				} else if !strings.HasPrefix(string(b), prefix) {
+					t.Errorf("host side: %s starts with %q, want %q", name, b[:min(len(b), 16)], prefix)
 				}
 			}
 		})

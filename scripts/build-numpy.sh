@@ -119,6 +119,12 @@ tar -xzf "$BUILD/src/$NUMPY_SDIST" -C "$SRC" --strip-components=1
 # scalar code they replace (runtime/testdata/numpy_simd_loops.py checks).
 cp "$HERE/pybox_simd.h" "$SRC/numpy/_core/src/umath/"
 (cd "$SRC" && patch -p1 -s < "$HERE/simd-loops.patch")
+# 64-bit default integer (scripts/numpy/default-int64.patch): numpy 2 ties
+# the default integer to intp, 32-bit on wasm32, so np.arange(100000).sum()
+# overflowed silently. np.int_, np.dtype(int), np.array([1]), np.arange and
+# the sum/prod/cumsum accumulators are int64 as on 64-bit Linux; intp
+# (indexing, argsort, nonzero) stays 32-bit. See docs/runtime-bundle.md.
+(cd "$SRC" && patch -p1 -s < "$HERE/default-int64.patch")
 
 log "numpy: meson setup (cross wasm32-wasi)"
 sed "s#@SYSROOT@#$SYSROOT#g" "$HERE/wasm32-wasi.cross.in" > "$BUILD/numpy-cross.txt"
@@ -212,7 +218,7 @@ cat > "$BUILD/manifest-numpy.json" <<JSON
 [
  {"name": "numpy", "version": "$NUMPY_VERSION", "source": "PyPI sdist", "file": "$NUMPY_SDIST", "sha256": "$NUMPY_SHA256",
   "license": "BSD-3-Clause AND 0BSD AND MIT AND Zlib AND CC0-1.0 (numpy/LICENSE.txt; bundled lapack_lite and pocketfft: BSD-3-Clause)",
-  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/wasm32-fixes.patch", "scripts/numpy/wasi-file-dup.patch", "scripts/numpy/matmul-rows.patch", "scripts/numpy/simd-loops.patch", "scripts/numpy/pybox_simd.h", "scripts/numpy/cxa_throw_abort.c", "mtrand symbol renaming (build-numpy.sh)"],
+  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/wasm32-fixes.patch", "scripts/numpy/wasi-file-dup.patch", "scripts/numpy/matmul-rows.patch", "scripts/numpy/simd-loops.patch", "scripts/numpy/pybox_simd.h", "scripts/numpy/default-int64.patch", "scripts/numpy/cxa_throw_abort.c", "mtrand symbol renaming (build-numpy.sh)"],
   "modules": "$(echo $MODULES | tr / .)",
   "build_tools": {"meson": "numpy's vendored meson", "cython": "$CYTHON_VERSION", "ninja": "$NINJA_VERSION"},
   "flags": {"cflags": "$OPT_CFLAGS $WASM_FEATURES $NP_SIMD", "cxxflags": "-fignore-exceptions -Drestrict=__restrict",

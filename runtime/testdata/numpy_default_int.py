@@ -1,0 +1,52 @@
+# numpy's default integer is int64 on wasm32, as on 64-bit Linux
+# (scripts/numpy/default-int64.patch); np.intp stays pointer-sized (32-bit).
+# Printed deterministically for runtime/bundle_test.go.
+import numpy as np
+
+# The line: 704982704 with a 32-bit accumulator.
+print("arange sum", np.arange(100000).sum())
+print("dtypes", np.array([1, 2]).dtype, np.arange(5).dtype, np.dtype(int), np.dtype("int"),
+      np.int_.__name__, np.uint.__name__, np.array(7).dtype, np.zeros(2, dtype=int).dtype)
+print("intp", np.dtype(np.intp).itemsize, np.int_ is np.int64)
+print("repr", repr(np.array([1, 2])))
+
+# Accumulators of integer sum/prod/cumsum are 64-bit whatever the input width.
+i32 = np.arange(100000, dtype=np.int32)
+print("int32 sum", i32.sum(), i32.sum().dtype, np.add.reduce(i32).dtype)
+print("prod", np.array([2**20, 2**20]).prod(), np.prod(np.full(4, 1024, dtype=np.int16)))
+print("cumsum", np.cumsum(np.full(3, 2**30)).tolist(), np.cumsum(np.full(3, 2**30, dtype=np.int32)).tolist(),
+      np.cumsum(np.full(3, 2**30, dtype=np.int32)).dtype)
+print("cumprod", np.cumprod(np.full(5, 1000, dtype=np.int32))[-1])
+print("bool sum", np.ones(10, bool).sum(), np.ones(10, bool).sum().dtype)
+print("uint", np.arange(5, dtype=np.uint32).sum().dtype, np.arange(5, dtype=np.uint8).cumsum().dtype)
+print("large", np.array([2**40, 2**40 + 1]).sum(), np.array(2**40).dtype, np.array([1, 2**62]).dtype)
+print("mean", np.array([2**40, 2**40 + 2]).mean(), np.dot(np.arange(100000), np.arange(100000)))
+
+# Python ints in ufuncs take the default integer.
+print("pyint ufunc", np.square(100000), np.add(2**31 - 1, 1), np.negative(2**40))
+# Mixed int32/int64 arithmetic promotes to int64; int32 with a Python int stays int32 (NEP 50).
+a32 = np.array([2**31 - 1], dtype=np.int32)
+print("mixed", (a32 + np.array([1])).tolist(), (a32 + np.array([1])).dtype,
+      (np.int32(5) * np.int64(3)).dtype, (a32 + 1).dtype, (np.arange(3, dtype=np.intp) + np.arange(3)).dtype)
+
+# Indexing with int64 arrays (converted to intp) and with np.intp arrays.
+a = np.arange(10) * 10
+idx = np.array([1, 3, 9])
+print("index int64", idx.dtype, a[idx].tolist(), a[np.array([-1, -2])].tolist(), np.take(a, idx).tolist())
+b = a.copy()
+b[idx] = -1
+print("assign", b.tolist())
+print("index intp", a[np.array([2, 4], dtype=np.intp)].tolist(), np.argsort(-a).dtype, a[np.argsort(-a)][:3].tolist(),
+      np.nonzero(a > 50)[0].dtype, a[np.nonzero(a > 70)].tolist())
+for bad in (np.array([10]), np.array([2**32 + 1]), np.array([-(2**33)])):
+    try:
+        a[bad]
+        print("out of bounds not raised", bad)
+    except IndexError as e:
+        print("out of bounds IndexError")
+print("2d", np.arange(12).reshape(3, 4)[np.array([0, 2]), np.array([1, 3])].tolist())
+
+# String ufuncs with a default-integer output.
+s = np.array(["ab", "hello", ""])
+print("strings", np.strings.str_len(s).tolist(), np.strings.str_len(s).dtype, np.strings.find(s, "l").tolist(),
+      np.strings.count(s, "l").tolist(), np.char.expandtabs(np.array(["a\tb"]), 4).tolist())
