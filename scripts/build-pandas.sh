@@ -139,7 +139,7 @@ PD_CXXFLAGS="$PD_CFLAGS -Drestrict=__restrict -fignore-exceptions"
 hostinc=$("$TOOLS/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 sed -i -e "s#-I$hostinc\\b#$PYINC#g" -e "s# -fPIC\\b##g" "$PB/build.ninja"
 # pandas._libs.pandas_datetime's vendored copy of numpy's datetime code
-# defines three of numpy's global names: renamed in that module's objects
+# defines four of numpy's global names: renamed in that module's objects
 # (scripts/pandas/np_datetime_rename.h), or the static link has duplicates.
 python3 - "$PB/build.ninja" "$HERE/np_datetime_rename.h" <<'PY'
 import re, sys
