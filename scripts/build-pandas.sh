@@ -108,6 +108,13 @@ export PATH=$TOOLS/bin:$PATH
 
 rm -rf "$SRC" "$PB" "$W" && mkdir -p "$SRC" "$W"
 tar -xzf "$BUILD/src/$PANDAS_SDIST" -C "$SRC" --strip-components=1
+# Imports WASI's CPython cannot satisfy (scripts/pandas/wasi-imports.patch,
+# Python files only): pandas.errors and the interchange protocol import
+# ctypes at module level (used only for a Windows clipboard message and
+# to view foreign buffers): imported where used; mmap (absent in WASI) is
+# optional, memory_map=True then reads the file normally, and read_csv's
+# multi-threaded path is off on WASI as on Emscripten.
+(cd "$SRC" && patch -p1 -s --no-backup-if-mismatch < "$HERE/wasi-imports.patch")
 
 # The numpy pandas builds against is the bundle's: its headers as numpy's
 # install would lay them out (sources + the ones meson generated for
@@ -209,6 +216,7 @@ cat > "$BUILD/manifest-pandas.json" <<JSON
   "modules": "$(echo $MODULES | tr / .)",
   "build_tools": {"meson": "$MESON_VERSION", "cython": "$CYTHON_VERSION", "ninja": "$NINJA_VERSION", "versioneer": "$VERSIONEER_VERSION"},
   "built_against": "numpy from scripts/build-numpy.sh (wasm32 headers)",
+  "patches": ["scripts/pandas/wasi-imports.patch", "scripts/pandas/np_datetime_rename.h"],
   "flags": {"cflags": "$OPT_CFLAGS $WASM_FEATURES", "cxxflags": "-fignore-exceptions -Drestrict=__restrict", "meson": "-Dbuildtype=release"},
   "archive": {"file": "prefix/lib/libpandas.a", "sha256": "$(sha "$PREFIX/lib/libpandas.a")"}}
 ]
