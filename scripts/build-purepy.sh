@@ -9,7 +9,7 @@
 # for markupsafe and pyyaml, whose wheels are platform-specific, the pure
 # Python code of the sdist, which they fall back to without their C
 # speed-ups). It also writes .dist-info metadata for the packages built into
-# python.wasm (numpy, Pillow, lxml) so importlib.metadata finds them, and
+# python.wasm (numpy, Pillow, lxml, pandas) so importlib.metadata finds them, and
 # $BUILD/manifest-purepy.json for the bundle manifest. build-runtime.sh's
 # package stage calls it; it compiles nothing.
 set -euo pipefail
@@ -77,7 +77,7 @@ for p in "$ROOT"/scripts/purepy/patches/*.patch; do
 done
 
 # dist-info for the packages linked into python.wasm.
-for m in "$BUILD"/manifest-numpy.json "$BUILD"/manifest-pillow.json "$BUILD"/manifest-lxml.json; do
+for m in "$BUILD"/manifest-numpy.json "$BUILD"/manifest-pillow.json "$BUILD"/manifest-lxml.json "$BUILD"/manifest-pandas.json; do
   [ -f "$m" ] || continue
   python3 - "$m" "$OUT" <<'PY'
 import json, os, sys

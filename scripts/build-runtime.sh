@@ -58,8 +58,9 @@ WASM_CFLAGS="--target=wasm32-wasi --sysroot=$SYSROOT $OPT_CFLAGS -mbulk-memory -
 # its recursion limit on deep-but-legal recursion; 8 MiB matches a native thread.
 STACK_SIZE=${STACK_SIZE:-8388608}
 # Extension packages linked into python.wasm, each built by
-# scripts/build-<name>.sh against the configured CPython tree.
-PACKAGES=${PACKAGES-numpy pillow lxml}
+# scripts/build-<name>.sh against the configured CPython tree (in this
+# order: pandas compiles against the numpy headers numpy's build made).
+PACKAGES=${PACKAGES-numpy pillow lxml pandas}
 # python.wasm's execution model: a reactor with the entry points of
 # scripts/cpython/_pyboxmodule.c (pybox_boot, pybox_serve).
 REACTOR_LDFLAGS="-mexec-model=reactor -Wl,--export=__stack_pointer"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# run.sh — numpy's and Pillow's own test suites, run inside pybox against the
-# numpy and Pillow built into the committed runtime bundle (assets/).
+# run.sh — numpy's, Pillow's and pandas' own test suites, run inside pybox
+# against the packages built into the runtime bundle (the committed one in
+# assets/, or the one PYBOX_BUNDLE names).
 #
 #   bash scripts/upstream-tests/run.sh                 # every subset below
 #   bash scripts/upstream-tests/run.sh fft linalg      # some of them
@@ -8,14 +9,15 @@
 # NOT part of .ci/run or scripts/test.sh: the full run takes 11 minutes on 2
 # lightly loaded cores, about 30 on busy ones (docs/upstream-tests.md has the
 # numbers). It needs only Go,
-# python3 with pip (to download the test wheels), and the two sdists, taken
+# python3 with pip (to download the test wheels), and the three sdists, taken
 # from $SDIST_DIR (default: build/src, where the build scripts keep them) or
 # downloaded with pip. Nothing is compiled except pybox itself.
 #
 # What it does:
 #   1. builds pybox (CGO_ENABLED=0) into $WORK;
 #   2. pip-downloads the wheels of requirements-numpy.txt (numpy's own pins
-#      of pytest and hypothesis) and requirements-pillow.txt (hash-checked)
+#      of pytest and hypothesis), requirements-pillow.txt and
+#      requirements-pandas.txt (hash-checked)
 #      and adds them with `pybox packages add` to throw-away package dirs
 #      ($PYBOX_PACKAGES_DIR, one per suite);
 #   3. unpacks the sdists (checked against the sha256 of the build scripts)
@@ -45,11 +47,14 @@ RUN_TIMEOUT=${RUN_TIMEOUT:-60m}
 MEMORY=${MEMORY:-2GiB}
 MAX_RUNS=${MAX_RUNS:-200}
 
-# Same versions and checksums as scripts/build-numpy.sh, build-pillow.sh.
+# Same versions and checksums as scripts/build-numpy.sh, build-pillow.sh,
+# build-pandas.sh.
 NUMPY_VERSION=2.4.6
 NUMPY_SHA256=f3a3570c4a2a16746ac2c31a7c7c7b0c186b95ce902e33db6f28094ed7387dda
 PILLOW_VERSION=13.0.0
 PILLOW_SHA256=cdcd1ba258178f7356d74170c9a81ba4eab6a5d55748bc402a5a2a6fe6be3510
+PANDAS_VERSION=3.1.1
+PANDAS_SHA256=05fed3e3b7c99b226f160e29d7d6cb7ef39638c758cbfe42b3f24ba34f04b859
 
 # subset name -> suite and pytest arguments (paths relative to the sdist).
 declare -A SUITE ARGS
@@ -62,7 +67,12 @@ SUITE[ma]=numpy;         ARGS[ma]="numpy/ma/tests"
 SUITE[polynomial]=numpy; ARGS[polynomial]="numpy/polynomial/tests"
 SUITE[matrixlib]=numpy;  ARGS[matrixlib]="numpy/matrixlib/tests"
 SUITE[pillow]=pillow;    ARGS[pillow]="Tests"
-ALL="core lib linalg fft random ma polynomial matrixlib pillow"
+SUITE[pd-parsers]=pandas; ARGS[pd-parsers]="pandas/tests/io/parser"
+SUITE[pd-groupby]=pandas; ARGS[pd-groupby]="pandas/tests/groupby"
+SUITE[pd-reshape]=pandas; ARGS[pd-reshape]="pandas/tests/reshape"
+SUITE[pd-frame]=pandas;   ARGS[pd-frame]="pandas/tests/frame"
+SUITE[pd-tseries]=pandas; ARGS[pd-tseries]="pandas/tests/tseries"
+ALL="core lib linalg fft random ma polynomial matrixlib pillow pd-parsers pd-groupby pd-reshape pd-frame pd-tseries"
 
 subsets=${*:-$ALL}
 for s in $subsets; do
@@ -119,6 +129,7 @@ fetch_sdist() { # name version sha256 -> unpacked dir
 log "sdists"
 NUMPY_SRC=$(fetch_sdist numpy "$NUMPY_VERSION" "$NUMPY_SHA256")
 PILLOW_SRC=$(fetch_sdist pillow "$PILLOW_VERSION" "$PILLOW_SHA256")
+PANDAS_SRC=$(fetch_sdist pandas "$PANDAS_VERSION" "$PANDAS_SHA256")
 
 # numpy's conftest.py imports get_fpu_mode from the test-only C module
 # _multiarray_tests, which the bundle does not ship; it is loaded as a plugin
@@ -148,6 +159,7 @@ for s in $subsets; do
       --output-limit 256MiB --output "$WORK/results" \
       --mount "$HERE/guest:/harness:ro" --mount "$WORK/gen:/gen:ro" \
       --mount "$NUMPY_SRC:/numpy-src:ro" --mount "$PILLOW_SRC:/pillow-src:ro" \
+      --mount "$PANDAS_SRC:/pandas-src:ro" \
       "$HERE/guest/run_pytest.py" "${SUITE[$s]}" "/output/$s.jsonl" "$last" \
       ${ARGS[$s]} ${PYTEST_ARGS:-} >> "$WORK/results/$s.log" 2>&1
     last=$?

@@ -18,6 +18,14 @@ import sys
 
 # (class, regex over "outcome | nodeid | reason | where"), first match wins.
 RULES = [
+    ("pandas vs numpy's int64 default integer on wasm32 (scripts/numpy/"
+     "default-int64.patch): pandas passes arrays made from Python ints where "
+     "it expects intp (32-bit here): Cython intp_t buffers reject int64, "
+     "np.repeat refuses the int64 -> int32 cast",
+     r"Buffer dtype mismatch, expected '(const )?intp_t' but got 'long long'"
+     r"|Cannot cast array data from dtype\('int64'\) to dtype\('int32'\) according to the rule 'safe'"),
+    ("pandas test data file not in the pandas sdist",
+     r"Could not find file /pandas-src/.*--no-strict-data-files"),
     ("numpy bug on wasm32: a C method defined with the wrong parameter count "
      "(numpy scalars' __copy__, so copy.copy(np.float64(1)); private "
      "_get_castingimpl; a test dtype's __reduce__); the indirect call traps",

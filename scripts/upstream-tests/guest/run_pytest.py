@@ -1,12 +1,13 @@
-"""Runs numpy's or Pillow's own pytest suite inside pybox (started by run.sh).
+"""Runs numpy's, Pillow's or pandas' own pytest suite inside pybox (started by run.sh).
 
-    run_pytest.py numpy|pillow RESULTS.jsonl LAST_EXIT [pytest args...]
+    run_pytest.py numpy|pillow|pandas RESULTS.jsonl LAST_EXIT [pytest args...]
 
 Guest layout (mounts made by run.sh, all read-only):
   /harness     this folder (the pytest plugin, standins.py)
   /gen         numpy_conftest.py: numpy's conftest.py, patched by run.sh
   /numpy-src   the numpy sdist (its test files; its package code is NOT used)
   /pillow-src  the Pillow sdist (Tests/ and its images)
+  /pandas-src  the pandas sdist (pandas/tests, conftest.py, pyproject.toml)
 The numpy and Pillow under test are the bundle's, never the sdists' sources.
 """
 
@@ -135,6 +136,16 @@ if suite == "numpy":
     # numpy's conftest.py comes in as a plugin (patched, see run.sh); the
     # bundle's copy and the sdist's are not loaded.
     args = common + ["-p", "numpy_conftest", "--noconftest"] + pytest_args
+elif suite == "pandas":
+    import pandas
+    # The bundle's pandas has no tests/ folder and no conftest.py: the
+    # sdist's pandas folder is appended to the package's __path__ (last, so
+    # the bundle's modules always win), and `pandas.tests...` and
+    # `pandas.conftest` import from there.
+    pandas.__path__.append("/pandas-src/pandas")
+    assert pandas.__file__.startswith("/usr/local/"), pandas.__file__
+    os.chdir("/pandas-src")  # pyproject.toml: pandas' pytest settings
+    args = common + pytest_args
 elif suite == "pillow":
     import PIL
     assert PIL.__file__.startswith("/usr/local/"), PIL.__file__
