@@ -616,7 +616,7 @@ def big():
     with open('/work/big.bin', 'wb') as f:
         f.write(b'x' * (2 << 20))
 def quota():
-    for i in range(3):
+    for i in range(4):
         with open('/output/part%d.bin' % i, 'wb') as f:
             f.write(b'y' * (1 << 20))
 why(big)
@@ -625,7 +625,7 @@ why(lambda: open('/work/ok.txt', 'w').write('fine'))
 `)
 	for _, want := range []string{
 		"write denied: /work/big.bin would grow the file to 2097152 bytes, past the file size limit of 1 MiB",
-		"write denied: /output/part2.bin would exceed the limit of 3 MiB written per run",
+		"write denied: /output/part3.bin would exceed the limit of 3 MiB written per run",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("guest saw:\n%s\nwant a line with %q", out, want)
