@@ -98,11 +98,21 @@ if [ ! -f "$BUILD/src/$PANDAS_SDIST" ]; then
 fi
 check_sha "$BUILD/src/$PANDAS_SDIST" "$PANDAS_SHA256"
 want_tools="Cython==$CYTHON_VERSION meson==$MESON_VERSION ninja==$NINJA_VERSION versioneer==$VERSIONEER_VERSION"
-if [ ! -x "$TOOLS/bin/cython" ] || [ "$("$TOOLS/bin/pip" freeze 2>/dev/null | tr '\n' ' ' | sed 's/ $//')" != "$want_tools" ]; then
+# Cython's buffer utility code gets scripts/pandas/cython-intp-buffers.patch:
+# on wasm32 numpy's default integer (int64) is wider than intp, and pandas
+# passes default-integer arrays to read-only intp_t buffers in many places
+# (64-bit platforms cannot tell the two apart); they are converted when every
+# value fits. The venv is rebuilt when the patch changes.
+cy_patch=$HERE/cython-intp-buffers.patch
+if [ ! -x "$TOOLS/bin/cython" ] || [ "$("$TOOLS/bin/pip" freeze 2>/dev/null | tr '\n' ' ' | sed 's/ $//')" != "$want_tools" ] \
+   || [ "$(cat "$TOOLS/pybox-cython-patch.sha256" 2>/dev/null)" != "$(sha "$cy_patch")" ]; then
   rm -rf "$TOOLS"
   /usr/bin/python3.11 -m venv "$TOOLS"
   "$TOOLS/bin/pip" install -q "cython==$CYTHON_VERSION" "meson==$MESON_VERSION" "ninja==$NINJA_VERSION" \
     "versioneer==$VERSIONEER_VERSION" >&2
+  cy_dir=$("$TOOLS/bin/python" -c 'import Cython, os; print(os.path.dirname(os.path.dirname(Cython.__file__)))')
+  patch -d "$cy_dir" -p1 -s --no-backup-if-mismatch < "$cy_patch"
+  sha "$cy_patch" > "$TOOLS/pybox-cython-patch.sha256"
 fi
 export PATH=$TOOLS/bin:$PATH
 
@@ -216,7 +226,7 @@ cat > "$BUILD/manifest-pandas.json" <<JSON
   "modules": "$(echo $MODULES | tr / .)",
   "build_tools": {"meson": "$MESON_VERSION", "cython": "$CYTHON_VERSION", "ninja": "$NINJA_VERSION", "versioneer": "$VERSIONEER_VERSION"},
   "built_against": "numpy from scripts/build-numpy.sh (wasm32 headers)",
-  "patches": ["scripts/pandas/wasi-imports.patch", "scripts/pandas/np_datetime_rename.h"],
+  "patches": ["scripts/pandas/wasi-imports.patch", "scripts/pandas/np_datetime_rename.h", "scripts/pandas/cython-intp-buffers.patch"],
   "flags": {"cflags": "$OPT_CFLAGS $WASM_FEATURES", "cxxflags": "-fignore-exceptions -Drestrict=__restrict", "meson": "-Dbuildtype=release"},
   "archive": {"file": "prefix/lib/libpandas.a", "sha256": "$(sha "$PREFIX/lib/libpandas.a")"}}
 ]
