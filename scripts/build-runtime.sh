@@ -60,11 +60,9 @@ STACK_SIZE=${STACK_SIZE:-8388608}
 # Extension packages linked into python.wasm, each built by
 # scripts/build-<name>.sh against the configured CPython tree (in this
 # order: pandas compiles against the numpy headers numpy's build made).
-# pandas is not in the committed bundle yet: with numpy's 64-bit default
-# integer next to a 32-bit intp, pandas' Cython code typed intp_t receives
-# int64 arrays and groupby/pivot_table fail (docs/runtime-bundle.md, pandas).
-# Build it with PACKAGES="numpy pillow lxml pandas".
-PACKAGES=${PACKAGES-numpy pillow lxml}
+# pandas needs numpy's index-narrowing patch and its own Cython patch to
+# work with numpy's 64-bit default integer (docs/runtime-bundle.md, pandas).
+PACKAGES=${PACKAGES-numpy pillow lxml pandas}
 # python.wasm's execution model: a reactor with the entry points of
 # scripts/cpython/_pyboxmodule.c (pybox_boot, pybox_serve).
 REACTOR_LDFLAGS="-mexec-model=reactor -Wl,--export=__stack_pointer"
