@@ -64,6 +64,12 @@ type Config struct {
 	// UserPackages, if set, is the folder of packages added with `pybox
 	// packages add`, listed in the packages manual.
 	UserPackages string
+	// NoFigures turns off figure capture: by default the matplotlib
+	// figures open when execute_python's code ends (and at each
+	// plt.show()) are saved as PNG files in /output, where the result
+	// returns them as images (see runtime.Request.Figures). Without
+	// /output (Policy.NoOutput) figures are never captured.
+	NoFigures bool
 }
 
 // Box is one workspace for a model: a sandbox filesystem, fresh

@@ -147,6 +147,9 @@ func (b *Box) execute(ctx context.Context, raw json.RawMessage) (*Result, error)
 		Stdout: b.cfg.Stdout,
 		Stderr: b.cfg.Stderr,
 	}
+	if !b.cfg.NoFigures && !b.cfg.Policy.NoOutput {
+		req.Figures = "/output"
+	}
 	var res *runtime.Result
 	var err error
 	if a.SessionID != "" {
