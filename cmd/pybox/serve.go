@@ -45,6 +45,7 @@ type serveFlags struct {
 	cacheDir      string
 	noCache       bool
 	quiet         bool
+	noFigures     bool
 	sandbox       sandboxFlags
 }
 
@@ -78,6 +79,7 @@ func (f *serveFlags) register(fs *flag.FlagSet, http bool) {
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "compilation cache directory (default $PYBOX_CACHE_DIR or the user cache dir)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not use the compilation cache")
 	fs.BoolVar(&f.quiet, "q", false, "log only warnings and errors")
+	fs.BoolVar(&f.noFigures, "no-figures", false, "do not save the matplotlib figures open at the end of each execute_python call (and at plt.show()) as PNG files in /output")
 	f.sandbox.register(fs)
 }
 
@@ -133,6 +135,9 @@ func (f *serveFlags) applyFile(set map[string]bool) error {
 		f.strict = true
 	}
 	num("max-sessions", &f.maxSessions, c.MaxSessions)
+	if c.NoFigures && !set["no-figures"] {
+		f.noFigures = true
+	}
 	return nil
 }
 
@@ -207,7 +212,9 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 			h.Logger = logger
 		}
 	}
-	rc := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, WarmPool: f.warmPool, Logger: logger}
+	// Interpreters start from a snapshot with numpy, pandas and
+	// matplotlib.pyplot imported (those the bundle has).
+	rc := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, WarmPool: f.warmPool, Logger: logger, PreloadAnalysis: true}
 	userDir := ""
 	if dir, err := packages.UserDir(); err == nil {
 		rc.UserPackages, userDir = dir, dir
@@ -227,6 +234,7 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 			Sessions:     runtime.SessionsConfig{Max: f.maxSessions, IdleTimeout: f.idleTimeout, Session: runtime.SessionConfig{Memory: int64(f.memory)}},
 			UserPackages: userDir,
 			ResultBudget: int(f.resultBudget),
+			NoFigures:    f.noFigures,
 		},
 		ToolPrefix:      f.toolPrefix,
 		StrictSchemas:   f.strict,
