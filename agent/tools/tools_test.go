@@ -14,6 +14,7 @@ import (
 
 	"github.com/pybox-dev/pybox/agent/tools"
 	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/packages"
 	"github.com/pybox-dev/pybox/runtime"
 )
 
@@ -378,5 +379,53 @@ func TestDataFrameValueInResult(t *testing.T) {
 	r := call(t, b, "execute_python", `{"code": "import pandas as pd\npd.read_csv('/data/data.csv')"}`)
 	if want := "--- value ---\n   a  b\n0  1  2\n1  3  4\n\n[2 rows x 2 columns]"; r.IsError || !strings.Contains(r.Text(), want) {
 		t.Fatalf("want %q in:\n%s", want, r.Text())
+	}
+}
+
+// execute_python's description and the packages manual list what the
+// bundle installs, read from it (a bundle with pandas or matplotlib lists
+// them without code changes); the images manual leads with matplotlib when
+// the bundle has it.
+func TestPackagesListedFromBundle(t *testing.T) {
+	b, _ := newBox(t, nil)
+	var desc string
+	for _, tl := range b.Tools() {
+		if tl.Name == "execute_python" {
+			desc = tl.Description
+		}
+	}
+	for _, d := range tools.Definitions(tools.Config{}) {
+		if d.Name == "execute_python" && d.Description != desc {
+			t.Errorf("Definitions' description differs from the Box's:\n%s\n%s", d.Description, desc)
+		}
+	}
+	manual := call(t, b, "help", `{"topic": "packages"}`).Text()
+	has := map[string]bool{}
+	for _, p := range packages.BundlePackages(engine.Bundle()) {
+		if p.Source == "stdlib" {
+			continue
+		}
+		has[p.Name] = true
+		if !strings.Contains(desc, " "+p.Name) {
+			t.Errorf("execute_python's description does not list %s:\n%s", p.Name, desc)
+		}
+		if !strings.Contains(manual, "| "+p.Name+" | "+p.Version+" |") {
+			t.Errorf("the packages manual does not list %s %s:\n%s", p.Name, p.Version, manual)
+		}
+	}
+	if !has["numpy"] || !strings.Contains(desc, "standard library: numpy, ") || !strings.Contains(desc, "pillow (PIL)") {
+		t.Errorf("description:\n%s", desc)
+	}
+	if has["pandas"] != strings.Contains(desc, "standard library: numpy, pandas, ") {
+		t.Errorf("pandas installed %v, description:\n%s", has["pandas"], desc)
+	}
+	images := call(t, b, "help", `{"topic": "images"}`).Text()
+	if has["matplotlib"] {
+		if !strings.HasPrefix(images, "# Charts with matplotlib") || strings.Contains(images, "matplotlib is not") || !strings.Contains(desc, "figure-N.png") {
+			t.Errorf("matplotlib is installed; images manual:\n%s\ndescription:\n%s", images, desc)
+		}
+	} else if !strings.Contains(images, "Pillow (`PIL`) and numpy are installed. matplotlib is not.") || strings.Contains(desc, "figure-N.png") {
+		// The sentence the matplotlib manual replaces.
+		t.Errorf("images manual:\n%s\ndescription:\n%s", images, desc)
 	}
 }

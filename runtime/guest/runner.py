@@ -317,9 +317,14 @@ def _save_figures(plt, folder):
     import os
     n = 1
     for num in plt.get_fignums():
-        p = None
+        p = size = None
         try:
             fig = plt.figure(num)
+            try:
+                w, h = fig.get_size_inches() * fig.dpi
+                size = "%dx%d pixels" % (round(w), round(h))
+            except Exception:
+                pass
             p, f, n = _figure_file(folder, n)
             try:
                 with f:
@@ -339,6 +344,8 @@ def _save_figures(plt, folder):
             except Exception:
                 what = type(e).__qualname__
             where = " as %s" % p if p else ""
+            if size:
+                what += " (the figure is %s: make it smaller with figsize or dpi)" % size
             try:
                 sys.stderr.write("pybox: figure %s could not be saved%s: %s; it was closed\n"
                                  % (num, where, what))
