@@ -214,3 +214,28 @@ func TestRealMCPClients(t *testing.T) {
 		t.Fatalf("pybox serve exit %d: %s", code, s.stderr)
 	}
 }
+
+// no_figures in the [serve] section turns figure capture off unless the
+// command line says otherwise.
+func TestServeConfigNoFigures(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "pybox.toml")
+	if err := os.WriteFile(file, []byte("[serve]\nno_figures = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, true},
+		{[]string{"--no-figures=false"}, false},
+		{[]string{"--no-figures"}, true},
+	} {
+		var f serveFlags
+		if code, ok := f.parse("mcp", "", append([]string{"--config", file}, tc.args...), false); !ok {
+			t.Fatalf("%v: parse failed with %d", tc.args, code)
+		}
+		if f.noFigures != tc.want {
+			t.Errorf("%v: noFigures %v, want %v", tc.args, f.noFigures, tc.want)
+		}
+	}
+}
