@@ -362,6 +362,27 @@ plt.plot([2, 1])
 		t.Fatalf("after the huge figure: %+v %s", res, res.Stderr)
 	}
 
+	// A figure the code saved into /output itself is not saved again (the
+	// model would see it twice); one saved elsewhere is. Both are closed.
+	res = exec(`import matplotlib.pyplot as plt
+plt.figure(figsize=(2, 2), dpi=50)
+plt.plot([1, 2])
+plt.savefig("/output/chart.png")
+plt.show()
+plt.figure(figsize=(2, 2), dpi=50)
+plt.savefig("/tmp/elsewhere.png")
+print(plt.get_fignums())`, "/output")
+	if res.Status != runtime.StatusOK || string(res.Stdout) != "[2]\n" {
+		t.Fatalf("savefig: %s %q %s", res.Status, res.Stdout, res.Stderr)
+	}
+	if got := files(); !slices.Contains(got, "chart.png") || !slices.Contains(got, "figure-6.png") || slices.Contains(got, "figure-8.png") {
+		t.Errorf("/output after savefig: %v", got)
+	}
+	res = exec("plt.get_fignums()", "/output")
+	if res.Value != "[]" {
+		t.Errorf("figures left open: %s", res.Value)
+	}
+
 	// Capture off: figures stay open and nothing is written.
 	before := files()
 	res = exec("import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()\nlen(plt.get_fignums())", "")

@@ -320,6 +320,8 @@ def _save_figures(plt, folder):
         p = size = None
         try:
             fig = plt.figure(num)
+            if getattr(fig, "_pybox_saved", False):
+                continue  # the code saved it into the folder itself: closed only
             try:
                 w, h = fig.get_size_inches() * fig.dpi
                 size = "%dx%d pixels" % (round(w), round(h))
@@ -383,6 +385,28 @@ def _patch_pyplot(mod):
     show.__name__ = show.__qualname__ = "show"
     mod.show = show
 
+    # A figure the code saved into the figure folder itself (the common
+    # plt.savefig("/output/chart.png"); plt.show()) is not saved a second
+    # time as figure-N.png: the model would get the same image twice.
+    import os
+    cls = mod.Figure
+    real_save = cls.savefig
+
+    def savefig(self, fname, *args, **kwargs):
+        out = real_save(self, fname, *args, **kwargs)
+        try:
+            if _figdir and isinstance(fname, (str, os.PathLike)):
+                p = os.path.abspath(os.fsdecode(fname))
+                if p.startswith(_figdir.rstrip("/") + "/"):
+                    self._pybox_saved = True
+        except Exception:
+            pass
+        return out
+
+    savefig.__doc__, savefig.__module__ = real_save.__doc__, real_save.__module__
+    savefig.__name__, savefig.__qualname__ = real_save.__name__, real_save.__qualname__
+    cls.savefig = savefig
+
 
 # --- Packages that are not there --------------------------------------------
 # A model's first attempt often imports a package the bundle lacks (scipy,
@@ -400,8 +424,20 @@ _WELL_KNOWN = frozenset((
 ))
 
 
+_importable_names = None
+
+
 def _importable():
-    # Top-level names importable from site-packages folders on sys.path.
+    # Top-level names importable from site-packages folders on sys.path,
+    # listed once per interpreter (libraries probe for optional packages
+    # at import: pandas for pyarrow, seaborn for statsmodels).
+    global _importable_names
+    if _importable_names is None:
+        _importable_names = _list_importable()
+    return _importable_names
+
+
+def _list_importable():
     import os
     names = set()
     for d in sys.path:
