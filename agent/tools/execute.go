@@ -14,7 +14,6 @@ import (
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 
 	"github.com/pybox-dev/pybox/fsbridge"
-	"github.com/pybox-dev/pybox/packages"
 	"github.com/pybox-dev/pybox/runtime"
 )
 
@@ -73,9 +72,9 @@ Without session_id every call is a fresh interpreter: nothing is kept between ca
 
 Installed besides the standard library: %s; nothing can be pip-installed. There is no network, no subprocess and no threads. Save files for the user in /output (images saved there are shown to you%s); /tmp is scratch space. Read /help or call help for details.`
 
-// executeFallback stands for the package list when the bundle cannot be
-// read (the engine then cannot start either).
-const executeFallback = "numpy, Pillow (PIL) and the packages the help tool lists"
+// executeFallback stands for the package list when no bundle is known
+// (Definitions without Config.Bundle).
+const executeFallback = "numpy, Pillow (PIL) and the other packages the help tool lists"
 
 var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
 
@@ -93,15 +92,12 @@ func (b *Box) executeTool() Tool {
 	}
 }
 
-// executeDescription fills executeDescription in from the engine's bundle,
-// or the default bundle for Definitions (which has no engine): the same
-// bundle in the CLI, so tools/list agrees with the Box's tools.
+// executeDescription fills executeDescription in from Config.Bundle, or
+// the engine's bundle.
 func (b *Box) executeDescription() string {
-	bundle := (*packages.Bundle)(nil)
-	if b.cfg.Engine != nil {
+	bundle := b.cfg.Bundle
+	if bundle == nil && b.cfg.Engine != nil {
 		bundle = b.cfg.Engine.Bundle()
-	} else if d, err := packages.Default(); err == nil {
-		bundle = d
 	}
 	if bundle == nil {
 		return fmt.Sprintf(executeDescription, "", executeFallback, "")

@@ -394,9 +394,14 @@ func TestPackagesListedFromBundle(t *testing.T) {
 			desc = tl.Description
 		}
 	}
-	for _, d := range tools.Definitions(tools.Config{}) {
+	for _, d := range tools.Definitions(tools.Config{Bundle: engine.Bundle()}) {
 		if d.Name == "execute_python" && d.Description != desc {
 			t.Errorf("Definitions' description differs from the Box's:\n%s\n%s", d.Description, desc)
+		}
+	}
+	for _, d := range tools.Definitions(tools.Config{}) {
+		if d.Name == "execute_python" && !strings.Contains(d.Description, "standard library: numpy, Pillow (PIL) and the other packages the help tool lists;") {
+			t.Errorf("Definitions without a bundle:\n%s", d.Description)
 		}
 	}
 	manual := call(t, b, "help", `{"topic": "packages"}`).Text()

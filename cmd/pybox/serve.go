@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/pybox-dev/pybox/agent/serve"
 	"github.com/pybox-dev/pybox/agent/tools"
+	"github.com/pybox-dev/pybox/assets"
 	"github.com/pybox-dev/pybox/fsbridge"
 	"github.com/pybox-dev/pybox/packages"
 	"github.com/pybox-dev/pybox/runtime"
@@ -225,6 +227,13 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 	// few seconds to start (the OpenAI Agents SDK: 5 s) is not cut off by
 	// the first compile.
 	eng := newEngineStarter(ctx, rc, f.quiet, logger)
+	// The tools' descriptions list the bundle's packages before the
+	// engine is ready (loading the bundle is quick; compiling is not).
+	bundle, err := packages.Default()
+	if err != nil {
+		eng.close()
+		return nil, nil, err
+	}
 	s, err := serve.New(serve.Config{
 		EngineReady: eng.wait,
 		Box: tools.Config{
@@ -235,6 +244,7 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 			UserPackages: userDir,
 			ResultBudget: int(f.resultBudget),
 			NoFigures:    f.noFigures,
+			Bundle:       bundle,
 		},
 		ToolPrefix:      f.toolPrefix,
 		StrictSchemas:   f.strict,
@@ -433,10 +443,12 @@ func cmdTools(ctx context.Context, args []string) int {
 		fmt.Fprintf(os.Stderr, "pybox tools: %v\n", err)
 		return 2
 	}
-	// The schemas depend on the settings only: nothing is compiled or
-	// started to print them.
+	// The schemas depend on the settings and the bundle's package list
+	// only: nothing is compiled or started, and nothing is written to the
+	// cache, to print them.
 	defs := serve.Definitions(serve.Config{
-		Box:           tools.Config{Limits: runtime.Limits{Timeout: f.timeout}, MaxTimeout: f.maxTimeout, ResultBudget: int(f.resultBudget)},
+		Box: tools.Config{Limits: runtime.Limits{Timeout: f.timeout}, MaxTimeout: f.maxTimeout, ResultBudget: int(f.resultBudget),
+			NoFigures: f.noFigures, Bundle: memoryBundle()},
 		ToolPrefix:    f.toolPrefix,
 		StrictSchemas: f.strict,
 	})
@@ -459,4 +471,16 @@ func cmdTools(ctx context.Context, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// memoryBundle decodes the runtime bundle (PYBOX_BUNDLE's, else the
+// embedded one) into memory, without the cache packages.Default uses; nil
+// if it cannot be read (the tool descriptions then list fewer packages).
+func memoryBundle() *packages.Bundle {
+	if p := os.Getenv(packages.BundleEnv); p != "" {
+		b, _ := packages.Open(p)
+		return b
+	}
+	b, _ := packages.Decode(bytes.NewReader(assets.Runtime))
+	return b
 }
