@@ -37,12 +37,24 @@ import (
 //     Private_Dirty growth / 16), pooled-private-MiB the same for an
 //     interpreter waiting for its first job.
 //
-// Run with PYBOX_BUNDLE pointing at a bundle with pandas, e.g.
+// preload=none is the same without PreloadAnalysis, for comparison (each
+// call then imports the packages: about a second each). Run with
+// PYBOX_BUNDLE pointing at a bundle with pandas, e.g.
 //
-//	PYBOX_BUNDLE=.../runtime.tar.zst go test ./agent/serve -run '^$' -bench AnalysisImport -benchtime 50x
+//	PYBOX_BUNDLE=.../runtime.tar.zst go test ./agent/serve -run '^$' -bench 'AnalysisImport/preload=analysis' -benchtime 50x
 func BenchmarkAnalysisImport(b *testing.B) {
+	for _, preload := range []bool{true, false} {
+		name := "preload=analysis"
+		if !preload {
+			name = "preload=none"
+		}
+		b.Run(name, func(b *testing.B) { benchAnalysisImport(b, preload) })
+	}
+}
+
+func benchAnalysisImport(b *testing.B, preload bool) {
 	ctx := context.Background()
-	eng, err := runtime.NewEngine(ctx, runtime.Config{WarmPool: 2, PreloadAnalysis: true})
+	eng, err := runtime.NewEngine(ctx, runtime.Config{WarmPool: 2, PreloadAnalysis: preload})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -56,7 +68,9 @@ func BenchmarkAnalysisImport(b *testing.B) {
 		code += "import matplotlib.pyplot as plt\n"
 	}
 	code += "print(pd.__version__)\n"
-	b.Logf("preloaded %v; code:\n%s", pre, code)
+	if preload {
+		b.Logf("preloaded %v; code:\n%s", pre, code)
+	}
 
 	s, err := New(Config{Box: tools.Config{
 		Engine: eng,
