@@ -792,13 +792,30 @@ def _preload():
     for name in filter(None, names.split("\0")):
         try:
             if name == "matplotlib.pyplot" and "matplotlib" not in sys.modules:
-                # The sandbox has no display: Agg, chosen up front, spares
-                # pyplot its search through GUI toolkits.
-                import matplotlib
-                matplotlib.use("Agg")
+                _matplotlib_setup()
             __import__(name)
         except Exception:
             pass
+
+
+def _matplotlib_setup():
+    # Imports matplotlib during set-up, where "/" is an empty read-only
+    # folder (no /tmp): matplotlib resolves its config folder at import,
+    # and, finding ~/.matplotlib (HOME is /tmp) impossible to create and no
+    # temporary folder either, would refuse to import. An existing folder of
+    # the bundle (read-only, which matplotlib does not check up front) serves
+    # instead; it holds no matplotlibrc, so the bundle's defaults apply, and
+    # the font list comes with the bundle. Runs inherit the setting.
+    import os
+    if "MPLCONFIGDIR" not in os.environ:
+        for d in (sys.prefix + "/share", sys.prefix):
+            if os.path.isdir(d):
+                os.environ["MPLCONFIGDIR"] = d
+                break
+    import matplotlib
+    # The sandbox has no display: Agg, chosen up front, spares pyplot its
+    # search through GUI toolkits.
+    matplotlib.use("Agg")
 
 
 def _open_fds():
