@@ -296,6 +296,15 @@ _patch_utime()
 _figdir = ""  # this job's figure folder; "" means capture is off
 
 
+# The most pixel bytes (RGBA) a figure may have to be captured: 2 GiB, more
+# than a wasm32 interpreter can allocate beside anything else.
+_FIGURE_BYTES = 1 << 31
+
+
+class _TooLarge(Exception):
+    pass
+
+
 def _figure_file(folder, n):
     # The first free name figure-N.png at or after n, created exclusively so
     # that no file is ever overwritten; returns (path, open file, next n).
@@ -326,7 +335,11 @@ def _save_figures(plt, folder):
                 w, h = fig.get_size_inches() * fig.dpi
                 size = "%dx%d pixels" % (round(w), round(h))
             except Exception:
-                pass
+                w = h = 0
+            if w * h * 4 >= _FIGURE_BYTES:
+                # Its pixels cannot be held in wasm32's memory (and their
+                # byte count would wrap around a 32-bit size_t in C++).
+                raise _TooLarge()
             p, f, n = _figure_file(folder, n)
             try:
                 with f:
@@ -346,7 +359,9 @@ def _save_figures(plt, folder):
             except Exception:
                 what = type(e).__qualname__
             where = " as %s" % p if p else ""
-            if size:
+            if isinstance(e, _TooLarge):
+                what = "it is %s, more than the sandbox can render: make it smaller with figsize or dpi" % size
+            elif size and isinstance(e, (MemoryError, ValueError, OverflowError)):
                 what += " (the figure is %s: make it smaller with figsize or dpi)" % size
             try:
                 sys.stderr.write("pybox: figure %s could not be saved%s: %s; it was closed\n"
