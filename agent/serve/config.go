@@ -187,6 +187,7 @@ type FileConfig struct {
 	StrictSchemas  bool              `toml:"strict_schemas"`
 	MaxSessions    int               `toml:"max_sessions"`
 	NoFigures      bool              `toml:"no_figures"`
+	NoPreload      bool              `toml:"no_preload"`
 }
 
 // Duration is a TOML string such as "30s" or "10m".
