@@ -160,6 +160,14 @@ func TestMissingPackageMessage(t *testing.T) {
 					t.Errorf("message does not list %s: %s", n, msg)
 				}
 			}
+			// What to use instead, for scipy and its kind (numpy is in
+			// every bundle; pandas' part when it is there).
+			if hint := map[string]string{"scipy": "Much of it is in numpy: np.linalg", "sklearn": "np.linalg.lstsq",
+				"statsmodels": "np.linalg.lstsq"}[tc.missing]; hint != "" {
+				if !strings.Contains(msg, hint) || strings.Contains(msg, "DataFrame.corr") != slices.Contains(names, "pandas") {
+					t.Errorf("hint: %s", msg)
+				}
+			}
 			tb := res.Exception.Traceback
 			if !strings.Contains(tb, `File "<string>", line 2, in <module>`) || strings.Contains(tb, "pybox-runner") || strings.Contains(tb, "frozen") {
 				t.Errorf("traceback:\n%s", tb)

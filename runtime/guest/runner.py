@@ -439,6 +439,17 @@ _WELL_KNOWN = frozenset((
 ))
 
 
+# What to use instead, for the names a data-analysis task most often
+# reaches for (given when numpy is there; %s names pandas' part if it is).
+_HINTS = {
+    "scipy": "Much of it is in numpy: np.linalg, np.fft, np.polyfit, np.corrcoef, np.percentile, "
+             "np.histogram; for statistics also %sthe statistics module.",
+    "sklearn": "Fit models with numpy: linear regression with np.linalg.lstsq, scaling and "
+               "distances with array arithmetic; for summaries %sthe statistics module.",
+    "statsmodels": "Regressions with np.linalg.lstsq (add a column of ones for the intercept); "
+                   "correlations and summaries with %snp.corrcoef.",
+}
+
 _importable_names = None
 
 
@@ -484,11 +495,16 @@ class _MissingFinder:
                 return None
         except ValueError:
             return None
-        have = ", ".join(_importable()) or "only the standard library"
+        names = _importable()
+        have = ", ".join(names) or "only the standard library"
+        hint = ""
+        if name in _HINTS and "numpy" in names:
+            hint = " " + _HINTS[name] % (
+                "pandas' DataFrame.corr/describe/groupby and " if "pandas" in names else "")
         raise ModuleNotFoundError(
             "No module named %r: %s is not available in the pybox sandbox, and nothing can be "
-            "installed (no pip, no network). Importable besides the standard library: %s."
-            % (name, name, have), name=name)
+            "installed (no pip, no network). Importable besides the standard library: %s.%s"
+            % (name, name, have, hint), name=name)
 
 
 def _fields(raw):
