@@ -24,7 +24,7 @@ import (
 const DefaultMaxTurns = 20
 
 // DefaultSystemPrompt is the system prompt when Config.System is empty.
-const DefaultSystemPrompt = `You solve the user's task by writing and running Python code with the execute_python tool, in a sandbox (CPython 3.11 on WebAssembly) with numpy, Pillow and the standard library. The sandbox has no network and no subprocesses; the folders it can read and write are listed by ls("/") and explained by help().
+const DefaultSystemPrompt = `You solve the user's task by writing and running Python code with the execute_python tool, in a sandbox (CPython 3.11 on WebAssembly) with the standard library and the packages execute_python's description lists (numpy and more). The sandbox has no network and no subprocesses; the folders it can read and write are listed by ls("/") and explained by help().
 
 Work in small steps: run code, read its output, fix errors, continue. Save the files the user should get (images, CSV, reports) in /output. Use describe to look at an image you produced before you rely on it. When the task is done, answer in plain text: the result, how you got it in one or two sentences, and the files in /output. Do not call tools after the task is done.`
 

@@ -531,3 +531,36 @@ func TestRepeatedCallIDs(t *testing.T) {
 		t.Fatalf("answer %q", out.Answer)
 	}
 }
+
+// A matplotlib figure left open by execute_python reaches the model as an
+// image, without describe.
+func TestFigureReachesModel(t *testing.T) {
+	found := false
+	for _, s := range engine.Bundle().Manifest.Sources {
+		found = found || strings.EqualFold(s.Name, "matplotlib")
+	}
+	if !found {
+		t.Skip("the runtime bundle's manifest lists no matplotlib: nothing to test (set PYBOX_BUNDLE to a bundle with it)")
+	}
+	srv := fakellm.New(func(n int, req *fakellm.Request) fakellm.Reply {
+		if n == 0 {
+			return fakellm.Reply{Calls: []fakellm.Call{{Name: "execute_python", Arguments: py(t,
+				"import matplotlib.pyplot as plt\nplt.figure(figsize=(2, 1.5), dpi=40)\nplt.plot([1, 3, 2])")}}}
+		}
+		return fakellm.Reply{Content: "A line."}
+	})
+	defer srv.Close()
+	out, err := agent.Run(context.Background(), config(srv, newBox(t, fsbridge.Policy{})), "plot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := srv.Requests()[1]
+	last := req.Messages[len(req.Messages)-1]
+	if last.Role != "user" || len(last.Images) != 1 || !strings.Contains(last.Text, "/output/figure-1.png") {
+		t.Fatalf("last message %+v", last)
+	}
+	decodeDataPNG(t, last.Images[0])
+	if len(out.Files) != 1 || out.Files[0].Path != "/output/figure-1.png" || out.Files[0].HostPath == "" {
+		t.Errorf("files %+v", out.Files)
+	}
+}

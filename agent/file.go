@@ -38,16 +38,18 @@ import (
 // file, if present. "provider" and "servers" (tiny-agents' MCP servers) are
 // accepted and ignored: the tools are pybox's own.
 type FileConfig struct {
-	Model       string          `json:"model"`
-	EndpointURL string          `json:"endpointUrl"`
-	Provider    string          `json:"provider,omitempty"`
-	System      string          `json:"system,omitempty"`
-	Tools       []string        `json:"tools,omitempty"`
-	MaxTurns    int             `json:"maxTurns,omitempty"`
-	Images      *bool           `json:"images,omitempty"`
-	Limits      LimitsFile      `json:"limits"`
-	Sandbox     SandboxFile     `json:"sandbox"`
-	Servers     json.RawMessage `json:"servers,omitempty"`
+	Model       string   `json:"model"`
+	EndpointURL string   `json:"endpointUrl"`
+	Provider    string   `json:"provider,omitempty"`
+	System      string   `json:"system,omitempty"`
+	Tools       []string `json:"tools,omitempty"`
+	MaxTurns    int      `json:"maxTurns,omitempty"`
+	Images      *bool    `json:"images,omitempty"`
+	// Figures false turns off figure capture (tools.Config.NoFigures).
+	Figures *bool           `json:"figures,omitempty"`
+	Limits  LimitsFile      `json:"limits"`
+	Sandbox SandboxFile     `json:"sandbox"`
+	Servers json.RawMessage `json:"servers,omitempty"`
 
 	// Path is the file that was read.
 	Path string `json:"-"`

@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
 	goruntime "runtime"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,6 +58,17 @@ type Config struct {
 	// the run (time, environment, files): their state is frozen into the
 	// snapshot.
 	Preload []string
+
+	// PreloadAnalysis adds to Preload the data-analysis modules of
+	// AnalysisModules that the bundle has (numpy, pandas, and
+	// matplotlib.pyplot with the Agg backend): `import pandas as pd,
+	// matplotlib.pyplot as plt` then costs nothing in a run started from
+	// the snapshot. Absent ones are left out. The snapshot grows by what
+	// they allocate at import (tens of MB, shared by every interpreter),
+	// and, as every interpreter starts with that memory, so does the least
+	// Limits.Memory a run can use (about 45 MB with numpy and pandas,
+	// against 18 MB without).
+	PreloadAnalysis bool
 
 	// NoSnapshot makes every interpreter boot from scratch (tens of
 	// milliseconds, plus the preloads) instead of starting from a snapshot
@@ -198,6 +213,13 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	e.compileTime = time.Since(start)
 	e.cacheHit = cacheHit
 	e.preload = append([]string(nil), cfg.Preload...)
+	if cfg.PreloadAnalysis {
+		for _, m := range AnalysisPreload(b) {
+			if !slices.Contains(e.preload, m) {
+				e.preload = append(e.preload, m)
+			}
+		}
+	}
 	e.noSnapshot = cfg.NoSnapshot
 	e.logger = cfg.Logger
 	if cfg.UserPackages != "" {
@@ -399,3 +421,25 @@ func (e *Engine) Snapshot() SnapshotInfo {
 	}
 	return SnapshotInfo{Taken: true, Size: int64(e.snap.size), Resident: int64(e.snap.resident), Boot: e.snap.bootTime}
 }
+
+// AnalysisModules are the modules Config.PreloadAnalysis imports ahead of
+// the first run when the bundle has them: what a model's data-analysis code
+// imports in its first line.
+var AnalysisModules = []string{"numpy", "pandas", "matplotlib.pyplot"}
+
+// AnalysisPreload returns the modules of AnalysisModules whose top-level
+// package is in bundle b's site-packages, in that order.
+func AnalysisPreload(b *packages.Bundle) []string {
+	var out []string
+	for _, m := range AnalysisModules {
+		top, _, _ := strings.Cut(m, ".")
+		if st, err := fs.Stat(b.Files, path.Join(bundleSitePackages, top)); err == nil && st.IsDir() {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// bundleSitePackages is the bundle's site-packages folder, relative to the
+// bundle's root (the guest's /usr/local).
+const bundleSitePackages = "lib/python3.11/site-packages"

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/pybox-dev/pybox/fsbridge"
 	"github.com/pybox-dev/pybox/runtime"
 )
 
@@ -54,4 +55,45 @@ func ExampleEngine_Run_timeout() {
 	// Output:
 	// timeout "working\n" KeyboardInterrupt
 	// timed out after 200ms; output up to the interrupt is kept
+}
+
+// An engine for a model's data analysis: numpy, pandas and matplotlib are
+// imported once, into the snapshot every run starts from, and the figures a
+// run leaves open are saved into the sandbox's /output as PNG files (the
+// policy's output folder on the host), as a notebook would show them.
+// (Not run as a test: it needs a bundle with pandas and matplotlib.)
+func ExampleRequest_figures() {
+	ctx := context.Background()
+	eng, err := runtime.NewEngine(ctx, runtime.Config{PreloadAnalysis: true, WarmPool: 2})
+	if err != nil {
+		fmt.Println("engine:", err)
+		return
+	}
+	defer eng.Close(ctx)
+	out, _ := os.MkdirTemp("", "figures")
+	defer os.RemoveAll(out)
+	sb, err := fsbridge.New(fsbridge.Policy{Output: out})
+	if err != nil {
+		fmt.Println("sandbox:", err)
+		return
+	}
+	defer sb.Close()
+	if err := sb.BeginRun(ctx); err != nil { // Artifacts lists what the run then changes
+		fmt.Println("sandbox:", err)
+		return
+	}
+
+	res, _ := eng.Run(ctx, runtime.Request{
+		Code: `import pandas as pd
+df = pd.DataFrame({"city": ["Oslo", "Lima"], "rain_mm": [763, 16]})
+df.plot.bar(x="city", y="rain_mm")
+df`,
+		FS:      sb.FS(),
+		Figures: "/output",
+	})
+	fmt.Println(res.Value) // the DataFrame as a table
+	arts, _ := sb.Artifacts()
+	for _, a := range arts {
+		fmt.Println(a.Path, a.MIME) // /output/figure-1.png image/png
+	}
 }

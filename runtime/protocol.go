@@ -79,6 +79,9 @@ func encodeJob(req *Request, once bool) []byte {
 	for _, a := range req.Args {
 		b = appendField(b, "argv", a)
 	}
+	if req.Figures != "" {
+		b = appendField(b, "figures", req.Figures)
+	}
 	return b
 }
 

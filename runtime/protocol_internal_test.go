@@ -8,11 +8,11 @@ import (
 // decodes to exactly those values, in their own fields, and the mode is the
 // host's.
 func FuzzJobFields(f *testing.F) {
-	f.Add("print(1)\x00mode\x00once", "f\x00mode\x00once", "a\x00argv\x00b", false)
-	f.Add("", "", "", true)
-	f.Add("\x04\x00\x00\x00mode\x04\x00\x00\x00once", "\xff\xfe", "\x00", false)
-	f.Fuzz(func(t *testing.T, code, filename, arg string, once bool) {
-		req := &Request{Code: code, Filename: filename, Args: []string{arg, code}}
+	f.Add("print(1)\x00mode\x00once", "f\x00mode\x00once", "a\x00argv\x00b", false, "")
+	f.Add("", "", "", true, "/output")
+	f.Add("\x04\x00\x00\x00mode\x04\x00\x00\x00once", "\xff\xfe", "\x00", false, "\x07\x00\x00\x00figures")
+	f.Fuzz(func(t *testing.T, code, filename, arg string, once bool, figures string) {
+		req := &Request{Code: code, Filename: filename, Args: []string{arg, code}, Figures: figures}
 		fs, err := parseFields(encodeJob(req, once))
 		if err != nil {
 			t.Fatalf("parse: %v", err)
@@ -20,6 +20,9 @@ func FuzzJobFields(f *testing.F) {
 		want := []field{{"code", code}, {"mode", "session"}, {"filename", req.filename()}, {"argv", arg}, {"argv", code}}
 		if once {
 			want[1].value = "once"
+		}
+		if figures != "" {
+			want = append(want, field{"figures", figures})
 		}
 		if len(fs) != len(want) {
 			t.Fatalf("fields %q, want %q", fs, want)

@@ -34,6 +34,14 @@ type Request struct {
 	// one from the operator's policy). Nil means an empty, read-only root.
 	// The runtime bundle is always mounted read-only at /usr/local on top.
 	FS experimentalsys.FS
+	// Figures, if set, is the guest folder (normally "/output") where the
+	// matplotlib figures still open when the code ends, and those open at
+	// each plt.show(), are saved as PNG files and closed, as a notebook
+	// shows them: figure-1.png, figure-2.png, ..., skipping names that
+	// exist, so no file is overwritten. A figure that cannot be saved is
+	// reported on stderr. Only code that imported matplotlib.pyplot is
+	// affected; empty leaves figures alone.
+	Figures string
 }
 
 func (r *Request) filename() string {

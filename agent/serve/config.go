@@ -186,6 +186,8 @@ type FileConfig struct {
 	ToolPrefix     string            `toml:"tool_prefix"`
 	StrictSchemas  bool              `toml:"strict_schemas"`
 	MaxSessions    int               `toml:"max_sessions"`
+	NoFigures      bool              `toml:"no_figures"`
+	NoPreload      bool              `toml:"no_preload"`
 }
 
 // Duration is a TOML string such as "30s" or "10m".

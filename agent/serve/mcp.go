@@ -25,7 +25,7 @@ import (
 // file is GET /v1/workspaces/WORKSPACE/files/output/PATH.
 const ResourceScheme = "pybox"
 
-const instructions = `pybox runs Python 3.11 in a sandbox (CPython on WebAssembly) with numpy and Pillow. ` +
+const instructions = `pybox runs Python 3.11 in a sandbox (CPython on WebAssembly) with numpy and the other packages execute_python's description lists. ` +
 	`Call execute_python to run code; pass the same session_id to keep variables between calls. ` +
 	`Files saved in /output come back as images or resource links (pybox://...). Call help for the manuals.`
 

@@ -336,3 +336,45 @@ func TestMCPAnswersBeforeTheEngine(t *testing.T) {
 		t.Fatalf("call after the engine came: %s", text(res))
 	}
 }
+
+// A matplotlib figure left open comes back from MCP as image content, and
+// from the HTTP API as a file to download.
+func TestFigureAsMCPImage(t *testing.T) {
+	found := false
+	for _, s := range engine.Bundle().Manifest.Sources {
+		found = found || strings.EqualFold(s.Name, "matplotlib")
+	}
+	if !found {
+		t.Skip("the runtime bundle's manifest lists no matplotlib: nothing to test (set PYBOX_BUNDLE to a bundle with it)")
+	}
+	s := newServer(t, nil)
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	const code = "import matplotlib.pyplot as plt\nplt.figure(figsize=(2, 2), dpi=40)\nplt.plot([1, 3, 2])"
+	cs := connectHTTP(t, ts.URL+"/mcp", "")
+	res := callTool(t, cs, "execute_python", map[string]any{"code": code})
+	var img *mcp.ImageContent
+	for _, c := range res.Content {
+		if c, ok := c.(*mcp.ImageContent); ok {
+			img = c
+		}
+	}
+	if res.IsError || img == nil || img.MIMEType != "image/png" {
+		t.Fatalf("no PNG image content: %s %+v", text(res), res.Content)
+	}
+	if _, err := png.Decode(bytes.NewReader(img.Data)); err != nil {
+		t.Fatalf("image: %v", err)
+	}
+
+	a := &api{t: t, url: ts.URL}
+	var er ExecuteResponse
+	a.json("POST", "/v1/execute", ExecuteRequest{Code: code, Workspace: "fig"}, 200, &er)
+	if len(er.Files) != 1 || !strings.HasSuffix(er.Files[0].URL, "/output/figure-1.png") || er.Files[0].MIME != "image/png" {
+		t.Fatalf("HTTP files: %+v", er.Files)
+	}
+	if st, _, data := a.do("GET", er.Files[0].URL, nil); st != 200 {
+		t.Fatalf("download: %d", st)
+	} else if _, err := png.Decode(bytes.NewReader(data)); err != nil {
+		t.Fatalf("downloaded figure: %v", err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pybox-dev/pybox/fsbridge"
 	"github.com/pybox-dev/pybox/internal/incident"
+	"github.com/pybox-dev/pybox/packages"
 	"github.com/pybox-dev/pybox/runtime"
 )
 
@@ -64,6 +65,16 @@ type Config struct {
 	// UserPackages, if set, is the folder of packages added with `pybox
 	// packages add`, listed in the packages manual.
 	UserPackages string
+	// NoFigures turns off figure capture: by default the matplotlib
+	// figures open when execute_python's code ends (and at each
+	// plt.show()) are saved as PNG files in /output, where the result
+	// returns them as images (see runtime.Request.Figures). Without
+	// /output (Policy.NoOutput) figures are never captured.
+	NoFigures bool
+	// Bundle is the runtime bundle whose packages execute_python's
+	// description lists. Nil means the Engine's; Definitions without
+	// either says only that numpy and more are installed.
+	Bundle *packages.Bundle
 }
 
 // Box is one workspace for a model: a sandbox filesystem, fresh

@@ -63,18 +63,25 @@ type File struct {
 	SHA256 string `json:"sha256,omitempty"`
 }
 
-const executeDescription = `Run Python 3.11 code in a sandboxed interpreter (CPython on WebAssembly) and return its stdout, stderr, the value of the last expression (like a notebook cell), errors with traceback, and the files it wrote to /output.
+// executeDescription is execute_python's description; its verbs are a note
+// on DataFrame values, the list of installed packages (installedList) and a
+// note on figures.
+const executeDescription = `Run Python 3.11 code in a sandboxed interpreter (CPython on WebAssembly) and return its stdout, stderr, the value of the last expression (like a notebook cell%s), errors with traceback, and the files it wrote to /output.
 
 Without session_id every call is a fresh interpreter: nothing is kept between calls except files. With a session_id, variables, imports and loaded data persist between calls that use the same id (a new id starts a new session).
 
-numpy, Pillow (PIL), sympy, networkx, mpmath, openpyxl, xlsxwriter, python-docx (docx), pypdf, lxml, jinja2, pyyaml, beautifulsoup4, markdown, tabulate, python-dateutil, pytz and the standard library are installed; nothing can be pip-installed. There is no network, no subprocess and no threads. Save files for the user in /output (images saved there are shown to you); /tmp is scratch space. Read /help or call help for details.`
+Installed besides the standard library: %s; nothing can be pip-installed. There is no network, no subprocess and no threads. Save files for the user in /output (images saved there are shown to you%s); /tmp is scratch space. Read /help or call help for details.`
+
+// executeFallback stands for the package list when no bundle is known
+// (Definitions without Config.Bundle).
+const executeFallback = "numpy, Pillow (PIL) and the other packages the help tool lists"
 
 var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
 
 func (b *Box) executeTool() Tool {
 	return Tool{
 		Name:        "execute_python",
-		Description: executeDescription,
+		Description: b.executeDescription(),
 		Parameters: schema([]string{"code"},
 			prop("code", "string", "Python source code to run. The value of the final expression is returned, as in a notebook cell."),
 			prop("session_id", "string", "Optional. Run in the persistent session with this id (letters, digits, '.', '_', ':', '-'; up to 128), keeping variables between calls. Omit for a fresh interpreter."),
@@ -83,6 +90,27 @@ func (b *Box) executeTool() Tool {
 		),
 		Handle: b.execute,
 	}
+}
+
+// executeDescription fills executeDescription in from Config.Bundle, or
+// the engine's bundle.
+func (b *Box) executeDescription() string {
+	bundle := b.cfg.Bundle
+	if bundle == nil && b.cfg.Engine != nil {
+		bundle = b.cfg.Engine.Bundle()
+	}
+	if bundle == nil {
+		return fmt.Sprintf(executeDescription, "", executeFallback, "")
+	}
+	table := ""
+	if hasDistribution(bundle, "pandas") {
+		table = "; a pandas DataFrame or Series as a table"
+	}
+	figures := ""
+	if hasDistribution(bundle, "matplotlib") && !b.cfg.NoFigures && !b.cfg.Policy.NoOutput {
+		figures = "; matplotlib figures still open when the code ends, or shown with plt.show(), are saved there as figure-N.png and shown too"
+	}
+	return fmt.Sprintf(executeDescription, table, installedList(bundle, b.cfg.UserPackages), figures)
 }
 
 type executeArgs struct {
@@ -146,6 +174,9 @@ func (b *Box) execute(ctx context.Context, raw json.RawMessage) (*Result, error)
 		FS:     b.sb.FS(),
 		Stdout: b.cfg.Stdout,
 		Stderr: b.cfg.Stderr,
+	}
+	if !b.cfg.NoFigures && !b.cfg.Policy.NoOutput {
+		req.Figures = "/output"
 	}
 	var res *runtime.Result
 	var err error

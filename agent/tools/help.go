@@ -35,6 +35,10 @@ func manuals(eng *runtime.Engine, userDir string) map[string][]byte {
 		out["packages.md"] = nil // named for the topic list only (Definitions)
 	} else {
 		out["packages.md"] = []byte(packagesManual(eng, userDir))
+		if hasDistribution(eng.Bundle(), "matplotlib") {
+			out["images.md"] = []byte(matplotlibManual + strings.Replace(string(out["images.md"]),
+				"Pillow (`PIL`) and numpy are installed. matplotlib is not.", "Pillow (`PIL`) is there for pictures:", 1))
+		}
 	}
 	return out
 }
@@ -60,9 +64,34 @@ func packagesManual(eng *runtime.Engine, userDir string) string {
 	}
 	b.WriteString("\nNothing else can be installed from inside the sandbox (there is no pip and no network). ")
 	b.WriteString("If a package is missing, write the code with what is here: numpy covers linear algebra, FFT, statistics and random numbers; ")
-	b.WriteString("`csv`, `json` and `sqlite3` (SQLite 3.40 with its JSON functions and FTS5 full-text search) are in the standard library; charts are drawn with Pillow (see `images`).\n")
+	charts := "charts are drawn with Pillow (see `images`)"
+	if hasDistribution(eng.Bundle(), "matplotlib") {
+		charts = "charts are drawn with matplotlib, and figures left open come back as images (see `images`)"
+	}
+	b.WriteString("`csv`, `json` and `sqlite3` (SQLite 3.40 with its JSON functions and FTS5 full-text search) are in the standard library; " + charts + ".\n")
 	return b.String()
 }
+
+// matplotlibManual opens the images manual when the bundle has matplotlib.
+const matplotlibManual = `# Charts with matplotlib
+
+matplotlib is installed (Agg backend). Figures come back by themselves, as in
+a notebook: every figure still open when your code ends, and every figure open
+at ` + "`plt.show()`" + `, is saved as ` + "`/output/figure-N.png`" + ` (a name no file has yet)
+and shown to you, then closed:
+
+` + "```python" + `
+import matplotlib.pyplot as plt
+fig, ax = plt.subplots(figsize=(6, 4))
+ax.bar(["a", "b", "c"], [3, 5, 2])
+ax.set_title("counts")
+` + "```" + `
+
+To give a chart your own name, ` + "`fig.savefig(\"/output/counts.png\")`" + ` and
+` + "`plt.close(fig)`" + `. Keep figures small (a few inches at 100 dpi): a figure
+too large to render is reported on stderr and closed.
+
+`
 
 // helpFetcher serves the manuals as the read-only /help folder.
 type helpFetcher map[string][]byte

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pybox-dev/pybox/agent/tools"
 	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/packages"
 	"github.com/pybox-dev/pybox/runtime"
 )
 
@@ -323,5 +324,113 @@ func TestLsEmptyFolderIsEmptyArray(t *testing.T) {
 	data, err := json.Marshal(r.Structured)
 	if err != nil || !strings.Contains(string(data), `"entries":[]`) {
 		t.Fatalf("structured %s %v", data, err)
+	}
+}
+
+// needBundled skips the test unless the engine's bundle lists every named
+// package in its manifest (pandas and matplotlib are not in every bundle).
+func needBundled(t *testing.T, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		found := false
+		for _, s := range engine.Bundle().Manifest.Sources {
+			found = found || strings.EqualFold(s.Name, n)
+		}
+		if !found {
+			t.Skipf("the runtime bundle's manifest lists no %s: nothing to test (set PYBOX_BUNDLE to a bundle with it)", n)
+		}
+	}
+}
+
+// A matplotlib chart comes back as image content without being saved; the
+// operator can turn that off.
+func TestFiguresComeBackAsImages(t *testing.T) {
+	needBundled(t, "matplotlib")
+	const code = `{"code": "import matplotlib.pyplot as plt\nplt.figure(figsize=(3, 2), dpi=40)\nplt.bar(['a', 'b'], [3, 5])\nplt.title('counts')\nprint('drawn')"}`
+	b, _ := newBox(t, nil)
+	r := call(t, b, "execute_python", code)
+	imgs := r.Images()
+	if r.IsError || len(imgs) != 1 || imgs[0].Path != "/output/figure-1.png" || imgs[0].MIME != "image/png" {
+		t.Fatalf("want the figure as image content: %+v\n%s", imgs, r.Text())
+	}
+	if _, err := png.Decode(bytes.NewReader(imgs[0].Data)); err != nil {
+		t.Fatalf("figure-1.png: %v", err)
+	}
+	if !strings.Contains(r.Text(), "/output/figure-1.png (image/png") {
+		t.Errorf("figure not listed among the files:\n%s", r.Text())
+	}
+	// The next call's figure gets the next name.
+	r = call(t, b, "execute_python", code)
+	if imgs := r.Images(); len(imgs) != 1 || imgs[0].Path != "/output/figure-2.png" {
+		t.Fatalf("second figure: %+v\n%s", imgs, r.Text())
+	}
+
+	off, _ := newBox(t, func(c *tools.Config) { c.NoFigures = true })
+	r = call(t, off, "execute_python", code)
+	if er := r.Structured.(*tools.ExecResult); r.IsError || len(r.Images()) != 0 || len(er.Files) != 0 {
+		t.Fatalf("NoFigures: images %d, files %+v\n%s", len(r.Images()), er.Files, r.Text())
+	}
+}
+
+// A DataFrame as the final expression is a table in the result's value.
+func TestDataFrameValueInResult(t *testing.T) {
+	needBundled(t, "pandas")
+	b, _ := newBox(t, nil)
+	r := call(t, b, "execute_python", `{"code": "import pandas as pd\npd.read_csv('/data/data.csv')"}`)
+	if want := "--- value ---\n   a  b\n0  1  2\n1  3  4\n\n[2 rows x 2 columns]"; r.IsError || !strings.Contains(r.Text(), want) {
+		t.Fatalf("want %q in:\n%s", want, r.Text())
+	}
+}
+
+// execute_python's description and the packages manual list what the
+// bundle installs, read from it (a bundle with pandas or matplotlib lists
+// them without code changes); the images manual leads with matplotlib when
+// the bundle has it.
+func TestPackagesListedFromBundle(t *testing.T) {
+	b, _ := newBox(t, nil)
+	var desc string
+	for _, tl := range b.Tools() {
+		if tl.Name == "execute_python" {
+			desc = tl.Description
+		}
+	}
+	for _, d := range tools.Definitions(tools.Config{Bundle: engine.Bundle()}) {
+		if d.Name == "execute_python" && d.Description != desc {
+			t.Errorf("Definitions' description differs from the Box's:\n%s\n%s", d.Description, desc)
+		}
+	}
+	for _, d := range tools.Definitions(tools.Config{}) {
+		if d.Name == "execute_python" && !strings.Contains(d.Description, "standard library: numpy, Pillow (PIL) and the other packages the help tool lists;") {
+			t.Errorf("Definitions without a bundle:\n%s", d.Description)
+		}
+	}
+	manual := call(t, b, "help", `{"topic": "packages"}`).Text()
+	has := map[string]bool{}
+	for _, p := range packages.BundlePackages(engine.Bundle()) {
+		if p.Source == "stdlib" {
+			continue
+		}
+		has[p.Name] = true
+		if !strings.Contains(desc, " "+p.Name) {
+			t.Errorf("execute_python's description does not list %s:\n%s", p.Name, desc)
+		}
+		if !strings.Contains(manual, "| "+p.Name+" | "+p.Version+" |") {
+			t.Errorf("the packages manual does not list %s %s:\n%s", p.Name, p.Version, manual)
+		}
+	}
+	if !has["numpy"] || !strings.Contains(desc, "standard library: numpy, ") || !strings.Contains(desc, "pillow (PIL)") {
+		t.Errorf("description:\n%s", desc)
+	}
+	if has["pandas"] != strings.Contains(desc, "standard library: numpy, pandas, ") {
+		t.Errorf("pandas installed %v, description:\n%s", has["pandas"], desc)
+	}
+	images := call(t, b, "help", `{"topic": "images"}`).Text()
+	if has["matplotlib"] {
+		if !strings.HasPrefix(images, "# Charts with matplotlib") || strings.Contains(images, "matplotlib is not") || !strings.Contains(desc, "figure-N.png") {
+			t.Errorf("matplotlib is installed; images manual:\n%s\ndescription:\n%s", images, desc)
+		}
+	} else if !strings.Contains(images, "Pillow (`PIL`) and numpy are installed. matplotlib is not.") || strings.Contains(desc, "figure-N.png") {
+		// The sentence the matplotlib manual replaces.
+		t.Errorf("images manual:\n%s\ndescription:\n%s", images, desc)
 	}
 }

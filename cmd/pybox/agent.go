@@ -61,6 +61,8 @@ type agentFlags struct {
 	resume, taskID, store  string
 	tools                  string
 	noImages               bool
+	noFigures              bool
+	noPreload              bool
 	reasoning              string
 	showReasoning          bool
 	timeout, maxTimeout    time.Duration
@@ -84,6 +86,8 @@ func (f *agentFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.store, "store", "", "where steps are stored: a `folder`, or postgres://... (default $PYBOX_AGENT_STORE, else the user state folder)")
 	fs.StringVar(&f.tools, "tools", "", "comma-separated `names` of the tools to offer (default all)")
 	fs.BoolVar(&f.noImages, "no-images", false, "never send images to the model (for text-only models such as GPT-OSS)")
+	fs.BoolVar(&f.noFigures, "no-figures", false, "do not save the matplotlib figures open at the end of each execute_python call (and at plt.show()) as PNG files in /output")
+	fs.BoolVar(&f.noPreload, "no-preload", false, "do not import numpy, pandas and matplotlib into every interpreter ahead of its call (saves ~30 MB of the --memory each interpreter starts with)")
 	fs.StringVar(&f.reasoning, "reasoning", "auto", "send the model's reasoning of tool-calling turns back to it: `auto` (for gpt-oss models), send or drop")
 	fs.BoolVar(&f.showReasoning, "show-reasoning", false, "show the model's reasoning (if the server sends it) on stderr")
 	durationVar(fs, &f.timeout, "timeout", 0, "default time limit of each execute_python call (default 60s)")
@@ -109,6 +113,8 @@ type agentMeta struct {
 	Tools         string        `json:"tools,omitempty"`
 	MaxTurns      int           `json:"max_turns,omitempty"`
 	NoImages      bool          `json:"no_images,omitempty"`
+	NoFigures     bool          `json:"no_figures,omitempty"`
+	NoPreload     bool          `json:"no_preload,omitempty"`
 	Reasoning     string        `json:"reasoning,omitempty"`
 	Timeout       time.Duration `json:"timeout,omitempty"`
 	MaxTimeout    time.Duration `json:"max_timeout,omitempty"`
@@ -265,7 +271,8 @@ func cmdAgent(ctx context.Context, args []string) int {
 
 	// An agent runs many fresh interpreters in one process: unlike run, it
 	// starts them from a snapshot of a booted one (2 ms instead of ~50).
-	ecfg := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache}
+	// numpy, pandas and matplotlib are imported into that snapshot.
+	ecfg := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, PreloadAnalysis: !f.noPreload}
 	if dir, err := packages.UserDir(); err == nil {
 		ecfg.UserPackages = dir
 	}
@@ -274,7 +281,8 @@ func cmdAgent(ctx context.Context, args []string) int {
 		return fail(125, "%v", err)
 	}
 	defer eng.Close(context.Background())
-	tcfg := tools.Config{Engine: eng, Policy: policy, Limits: limits, MaxTimeout: maxTimeout, ResultBudget: int(f.resultBudget)}
+	tcfg := tools.Config{Engine: eng, Policy: policy, Limits: limits, MaxTimeout: maxTimeout, ResultBudget: int(f.resultBudget),
+		NoFigures: f.noFigures || (file.Figures != nil && !*file.Figures)}
 	if dir, err := packages.UserDir(); err == nil {
 		tcfg.UserPackages = dir
 	}
@@ -298,7 +306,7 @@ func cmdAgent(ctx context.Context, args []string) int {
 	meta = agentMeta{
 		Cwd: cwd, AgentConfig: absPath(f.agentConfig), SandboxConfig: absPath(f.sandbox.config),
 		Mounts: absMounts(f.sandbox.mounts), Output: policy.Output, BaseURL: cfg.BaseURL, Tools: f.tools,
-		MaxTurns: f.maxTurns, NoImages: f.noImages, Reasoning: f.reasoning, Timeout: f.timeout, MaxTimeout: f.maxTimeout,
+		MaxTurns: f.maxTurns, NoImages: f.noImages, NoFigures: f.noFigures, NoPreload: f.noPreload, Reasoning: f.reasoning, Timeout: f.timeout, MaxTimeout: f.maxTimeout,
 		Memory: int64(f.memory), OutputLimit: int64(f.outputLimit), ResultBudget: int64(f.resultBudget),
 	}
 	if cfg.Meta, err = json.Marshal(meta); err != nil {
@@ -379,6 +387,12 @@ func (f *agentFlags) fillFrom(m agentMeta, set map[string]bool) {
 	}
 	if !set["no-images"] {
 		f.noImages = m.NoImages
+	}
+	if !set["no-figures"] {
+		f.noFigures = m.NoFigures
+	}
+	if !set["no-preload"] {
+		f.noPreload = m.NoPreload
 	}
 	if !set["reasoning"] && m.Reasoning != "" {
 		f.reasoning = m.Reasoning

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/packages"
 )
 
 // binary is the pybox binary built once for these tests, CGO disabled as it
@@ -236,5 +238,39 @@ func TestCLIToolsStartsNothing(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(cache); len(ents) != 0 {
 		t.Errorf("pybox tools wrote to the cache: %v", ents)
+	}
+}
+
+// pybox run saves the figures left open to --output as figure-N.png, and
+// lists them; --no-figures does not.
+func TestCLIRunFigures(t *testing.T) {
+	b, err := packages.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range b.Manifest.Sources {
+		found = found || strings.EqualFold(s.Name, "matplotlib")
+	}
+	if !found {
+		t.Skip("the runtime bundle's manifest lists no matplotlib: nothing to test (set PYBOX_BUNDLE to a bundle with it)")
+	}
+	const code = "import matplotlib.pyplot as plt\nplt.figure(figsize=(2, 2), dpi=40)\nplt.plot([1, 2])"
+	out := t.TempDir()
+	r := pybox(t, "", "run", "--output", out, "-c", code)
+	if r.code != 0 || !strings.Contains(r.stderr, "output /output/figure-1.png (") {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "figure-1.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := png.Decode(bytes.NewReader(data)); err != nil {
+		t.Fatalf("figure-1.png: %v", err)
+	}
+	off := t.TempDir()
+	r = pybox(t, "", "run", "--no-figures", "--output", off, "-c", code)
+	if ents, _ := os.ReadDir(off); r.code != 0 || len(ents) != 0 {
+		t.Fatalf("--no-figures: exit %d, /output %v\n%s", r.code, ents, r.stderr)
 	}
 }

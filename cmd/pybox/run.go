@@ -26,6 +26,7 @@ type runFlags struct {
 	cacheDir  string
 	noCache   bool
 	quiet     bool
+	noFigures bool
 	sandbox   sandboxFlags
 }
 
@@ -40,6 +41,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "compilation cache directory (default $PYBOX_CACHE_DIR or the user cache dir)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not use the compilation cache")
 	fs.BoolVar(&f.quiet, "q", false, "do not show progress while compiling the runtime")
+	fs.BoolVar(&f.noFigures, "no-figures", false, "do not save the matplotlib figures open at the end (and at plt.show()) as PNG files in /output")
 	f.sandbox.register(fs)
 }
 
@@ -87,6 +89,9 @@ func cmdRun(ctx context.Context, args []string) int {
 		KillAfter: f.killAfter,
 	}
 	req.FS = sb.FS()
+	if !f.noFigures && !f.sandbox.noOutput {
+		req.Figures = "/output"
+	}
 	if err := sb.BeginRun(ctx); err != nil {
 		fmt.Fprintf(os.Stderr, "pybox: %v\n", err)
 		return runtime.ExitCodeInternal

@@ -16,6 +16,8 @@ type sandboxFlags struct {
 	config string
 	mounts multiFlag
 	output string
+	// noOutput is set by openSandbox when the policy has no /output.
+	noOutput bool
 }
 
 func (f *sandboxFlags) register(fs *flag.FlagSet) {
@@ -75,6 +77,7 @@ func (f *sandboxFlags) openSandbox() (sb *fsbridge.Sandbox, cleanup func(), err 
 	if err != nil {
 		return nil, nil, err
 	}
+	f.noOutput = p.NoOutput
 	tempOut := ""
 	if p.Output == "" && !p.NoOutput {
 		if tempOut, err = os.MkdirTemp("", "pybox-output-"); err != nil {

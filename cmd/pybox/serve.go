@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/pybox-dev/pybox/agent/serve"
 	"github.com/pybox-dev/pybox/agent/tools"
+	"github.com/pybox-dev/pybox/assets"
 	"github.com/pybox-dev/pybox/fsbridge"
 	"github.com/pybox-dev/pybox/packages"
 	"github.com/pybox-dev/pybox/runtime"
@@ -45,6 +47,8 @@ type serveFlags struct {
 	cacheDir      string
 	noCache       bool
 	quiet         bool
+	noFigures     bool
+	noPreload     bool
 	sandbox       sandboxFlags
 }
 
@@ -78,6 +82,8 @@ func (f *serveFlags) register(fs *flag.FlagSet, http bool) {
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "compilation cache directory (default $PYBOX_CACHE_DIR or the user cache dir)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not use the compilation cache")
 	fs.BoolVar(&f.quiet, "q", false, "log only warnings and errors")
+	fs.BoolVar(&f.noFigures, "no-figures", false, "do not save the matplotlib figures open at the end of each execute_python call (and at plt.show()) as PNG files in /output")
+	fs.BoolVar(&f.noPreload, "no-preload", false, "do not import numpy, pandas and matplotlib into every interpreter ahead of its call (saves ~30 MB of the --memory each interpreter starts with)")
 	f.sandbox.register(fs)
 }
 
@@ -133,6 +139,12 @@ func (f *serveFlags) applyFile(set map[string]bool) error {
 		f.strict = true
 	}
 	num("max-sessions", &f.maxSessions, c.MaxSessions)
+	if c.NoFigures && !set["no-figures"] {
+		f.noFigures = true
+	}
+	if c.NoPreload && !set["no-preload"] {
+		f.noPreload = true
+	}
 	return nil
 }
 
@@ -207,7 +219,9 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 			h.Logger = logger
 		}
 	}
-	rc := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, WarmPool: f.warmPool, Logger: logger}
+	// Interpreters start from a snapshot with numpy, pandas and
+	// matplotlib.pyplot imported (those the bundle has).
+	rc := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, WarmPool: f.warmPool, Logger: logger, PreloadAnalysis: !f.noPreload}
 	userDir := ""
 	if dir, err := packages.UserDir(); err == nil {
 		rc.UserPackages, userDir = dir, dir
@@ -218,6 +232,13 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 	// few seconds to start (the OpenAI Agents SDK: 5 s) is not cut off by
 	// the first compile.
 	eng := newEngineStarter(ctx, rc, f.quiet, logger)
+	// The tools' descriptions list the bundle's packages before the
+	// engine is ready (loading the bundle is quick; compiling is not).
+	bundle, err := packages.Default()
+	if err != nil {
+		eng.close()
+		return nil, nil, err
+	}
 	s, err := serve.New(serve.Config{
 		EngineReady: eng.wait,
 		Box: tools.Config{
@@ -227,6 +248,8 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 			Sessions:     runtime.SessionsConfig{Max: f.maxSessions, IdleTimeout: f.idleTimeout, Session: runtime.SessionConfig{Memory: int64(f.memory)}},
 			UserPackages: userDir,
 			ResultBudget: int(f.resultBudget),
+			NoFigures:    f.noFigures,
+			Bundle:       bundle,
 		},
 		ToolPrefix:      f.toolPrefix,
 		StrictSchemas:   f.strict,
@@ -425,10 +448,12 @@ func cmdTools(ctx context.Context, args []string) int {
 		fmt.Fprintf(os.Stderr, "pybox tools: %v\n", err)
 		return 2
 	}
-	// The schemas depend on the settings only: nothing is compiled or
-	// started to print them.
+	// The schemas depend on the settings and the bundle's package list
+	// only: nothing is compiled or started, and nothing is written to the
+	// cache, to print them.
 	defs := serve.Definitions(serve.Config{
-		Box:           tools.Config{Limits: runtime.Limits{Timeout: f.timeout}, MaxTimeout: f.maxTimeout, ResultBudget: int(f.resultBudget)},
+		Box: tools.Config{Limits: runtime.Limits{Timeout: f.timeout}, MaxTimeout: f.maxTimeout, ResultBudget: int(f.resultBudget),
+			NoFigures: f.noFigures, Bundle: memoryBundle()},
 		ToolPrefix:    f.toolPrefix,
 		StrictSchemas: f.strict,
 	})
@@ -451,4 +476,16 @@ func cmdTools(ctx context.Context, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// memoryBundle decodes the runtime bundle (PYBOX_BUNDLE's, else the
+// embedded one) into memory, without the cache packages.Default uses; nil
+// if it cannot be read (the tool descriptions then list fewer packages).
+func memoryBundle() *packages.Bundle {
+	if p := os.Getenv(packages.BundleEnv); p != "" {
+		b, _ := packages.Open(p)
+		return b
+	}
+	b, _ := packages.Decode(bytes.NewReader(assets.Runtime))
+	return b
 }

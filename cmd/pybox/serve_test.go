@@ -214,3 +214,28 @@ func TestRealMCPClients(t *testing.T) {
 		t.Fatalf("pybox serve exit %d: %s", code, s.stderr)
 	}
 }
+
+// no_figures and no_preload in the [serve] section turn figure capture and
+// the analysis preload off unless the command line says otherwise.
+func TestServeConfigNoFigures(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "pybox.toml")
+	if err := os.WriteFile(file, []byte("[serve]\nno_figures = true\nno_preload = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, true},
+		{[]string{"--no-figures=false", "--no-preload=false"}, false},
+		{[]string{"--no-figures", "--no-preload"}, true},
+	} {
+		var f serveFlags
+		if code, ok := f.parse("mcp", "", append([]string{"--config", file}, tc.args...), false); !ok {
+			t.Fatalf("%v: parse failed with %d", tc.args, code)
+		}
+		if f.noFigures != tc.want || f.noPreload != tc.want {
+			t.Errorf("%v: noFigures %v, noPreload %v, want %v", tc.args, f.noFigures, f.noPreload, tc.want)
+		}
+	}
+}

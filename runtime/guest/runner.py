@@ -16,7 +16,8 @@
 # fields, each a 4-byte little-endian length and the key, then a 4-byte length
 # and the value. Values are taken by length, so no byte of the user's code,
 # file name or arguments can become a key. Job keys: code, mode (once or
-# session), filename, argv (repeated). The outcome is reported with
+# session), filename, argv (repeated), figures (the folder for figures, if
+# they are captured). The outcome is reported with
 # call("done", ...): kind (exit, error or interrupt), exit, type, message,
 # traceback, and value (the repr of a final expression statement's value).
 #
@@ -213,10 +214,12 @@ class _PatchLoader:
 
 
 class _PatchFinder:
-    """Patches subprocess, socket, asyncio and threading right after they
-    are first imported, and keeps _pybox from user code's imports."""
+    """Patches subprocess, socket, asyncio, threading and matplotlib.pyplot
+    right after they are first imported, and keeps _pybox from user code's
+    imports."""
     _targets = {"subprocess": _patch_subprocess, "socket": _patch_socket,
-                "asyncio": _patch_asyncio, "threading": _patch_threading}
+                "asyncio": _patch_asyncio, "threading": _patch_threading,
+                "matplotlib.pyplot": lambda mod: _patch_pyplot(mod)}
 
     def find_spec(self, name, path=None, target=None):
         if name == "_pybox":
@@ -279,6 +282,229 @@ def _patch_utime():
 
 
 _patch_utime()
+
+
+# --- Figures come back by themselves -------------------------------------
+# As in a notebook: the matplotlib figures open when a job ends, and those
+# open at each plt.show(), are saved as PNG files into the job's figure
+# folder (the host names it, normally /output, where the host picks up new
+# files and returns images to the model) and closed. Only matplotlib's public
+# pyplot API is used, and only if user code imported pyplot: the runner never
+# imports matplotlib for this. An error while saving one figure (too large,
+# out of memory) is reported on stderr and the figure is closed; the job and
+# the interpreter go on.
+_figdir = ""  # this job's figure folder; "" means capture is off
+
+
+# The most pixel bytes (RGBA) a figure may have to be captured: 2 GiB, more
+# than a wasm32 interpreter can allocate beside anything else.
+_FIGURE_BYTES = 1 << 31
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _figure_file(folder, n):
+    # The first free name figure-N.png at or after n, created exclusively so
+    # that no file is ever overwritten; returns (path, open file, next n).
+    import os
+    while True:
+        p = "%s/figure-%d.png" % (folder, n)
+        n += 1
+        if os.path.lexists(p):
+            continue
+        try:
+            return p, open(p, "xb"), n
+        except FileExistsError:
+            continue
+
+
+def _save_figures(plt, folder):
+    # Saves and closes every open pyplot figure. Returns nothing; failures
+    # are written to stderr.
+    import os
+    n = 1
+    for num in plt.get_fignums():
+        p = size = None
+        try:
+            fig = plt.figure(num)
+            if getattr(fig, "_pybox_saved", False):
+                continue  # the code saved it into the folder itself: closed only
+            try:
+                w, h = fig.get_size_inches() * fig.dpi
+                size = "%dx%d pixels" % (round(w), round(h))
+            except Exception:
+                w = h = 0
+            if w * h * 4 >= _FIGURE_BYTES:
+                # Its pixels cannot be held in wasm32's memory (and their
+                # byte count would wrap around a 32-bit size_t in C++).
+                raise _TooLarge()
+            p, f, n = _figure_file(folder, n)
+            try:
+                with f:
+                    fig.savefig(f, format="png", bbox_inches="tight")
+            except BaseException:
+                try:
+                    os.remove(p)  # no half-written figure is left behind
+                except OSError:
+                    pass
+                raise
+        except Exception as e:
+            global _reserve
+            if isinstance(e, MemoryError):
+                _reserve = None
+            try:
+                what = "%s: %s" % (type(e).__qualname__, e)
+            except Exception:
+                what = type(e).__qualname__
+            where = " as %s" % p if p else ""
+            if isinstance(e, _TooLarge):
+                what = "it is %s, more than the sandbox can render: make it smaller with figsize or dpi" % size
+            elif size and isinstance(e, (MemoryError, ValueError, OverflowError)):
+                what += " (the figure is %s: make it smaller with figsize or dpi)" % size
+            try:
+                sys.stderr.write("pybox: figure %s could not be saved%s: %s; it was closed\n"
+                                 % (num, where, what))
+                _flush(sys.stderr)
+            except Exception:
+                pass
+            if _reserve is None:
+                try:
+                    _reserve = bytearray(256 * 1024)
+                except MemoryError:
+                    pass
+        finally:
+            try:
+                plt.close(num)
+            except Exception:
+                pass
+
+
+def _capture_figures():
+    # At the end of a job: the figures still open, if pyplot is in use.
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is not None and _figdir:
+        _save_figures(plt, _figdir)
+
+
+def _patch_pyplot(mod):
+    real = mod.show
+
+    def show(*args, **kwargs):
+        if not _figdir:
+            return real(*args, **kwargs)
+        _save_figures(mod, _figdir)
+
+    show.__doc__, show.__module__ = real.__doc__, real.__module__
+    show.__name__ = show.__qualname__ = "show"
+    mod.show = show
+
+    # A figure the code saved into the figure folder itself (the common
+    # plt.savefig("/output/chart.png"); plt.show()) is not saved a second
+    # time as figure-N.png: the model would get the same image twice.
+    import os
+    cls = mod.Figure
+    real_save = cls.savefig
+
+    def savefig(self, fname, *args, **kwargs):
+        out = real_save(self, fname, *args, **kwargs)
+        try:
+            if _figdir and isinstance(fname, (str, os.PathLike)):
+                p = os.path.abspath(os.fsdecode(fname))
+                if p.startswith(_figdir.rstrip("/") + "/"):
+                    self._pybox_saved = True
+        except Exception:
+            pass
+        return out
+
+    savefig.__doc__, savefig.__module__ = real_save.__doc__, real_save.__module__
+    savefig.__name__, savefig.__qualname__ = real_save.__name__, real_save.__qualname__
+    cls.savefig = savefig
+
+
+# --- Packages that are not there --------------------------------------------
+# A model's first attempt often imports a package the bundle lacks (scipy,
+# sklearn). Python's "No module named 'scipy'" leaves it guessing; for these
+# well-known names the error says that nothing can be installed and what is
+# there, listed from the bundle's (and the user's) site-packages at the time
+# of the error. Only the import statement gets the longer error, once every
+# other finder has failed (the finder is last): importlib.util.find_spec,
+# which libraries use to probe for optional packages, still gets None.
+_WELL_KNOWN = frozenset((
+    "scipy", "sklearn", "statsmodels", "seaborn", "matplotlib", "pandas", "polars",
+    "pyarrow", "plotly", "bokeh", "altair", "torch", "tensorflow", "keras", "jax",
+    "xgboost", "lightgbm", "catboost", "cv2", "skimage", "numba", "requests",
+    "httpx", "sqlalchemy", "duckdb",
+))
+
+
+# What to use instead, for the names a data-analysis task most often
+# reaches for (given when numpy is there; %s names pandas' part if it is).
+_HINTS = {
+    "scipy": "Much of it is in numpy: np.linalg, np.fft, np.polyfit, np.corrcoef, np.percentile, "
+             "np.histogram; for statistics also %sthe statistics module.",
+    "sklearn": "Fit models with numpy: linear regression with np.linalg.lstsq, scaling and "
+               "distances with array arithmetic; for summaries %sthe statistics module.",
+    "statsmodels": "Regressions with np.linalg.lstsq (add a column of ones for the intercept); "
+                   "correlations and summaries with %snp.corrcoef.",
+}
+
+_importable_names = None
+
+
+def _importable():
+    # Top-level names importable from site-packages folders on sys.path,
+    # listed once per interpreter (libraries probe for optional packages
+    # at import: pandas for pyarrow, seaborn for statsmodels).
+    global _importable_names
+    if _importable_names is None:
+        _importable_names = _list_importable()
+    return _importable_names
+
+
+def _list_importable():
+    import os
+    names = set()
+    for d in sys.path:
+        if not (d.endswith("site-packages") or d.endswith("user-site")):
+            continue
+        try:
+            entries = os.listdir(d)
+        except OSError:
+            continue
+        for e in entries:
+            base = e.split(".", 1)[0]
+            if (e.endswith((".dist-info", ".egg-info", ".pth", ".txt")) or base.startswith("_")
+                    or not base.isidentifier()):
+                continue
+            if "." in e and not e.endswith((".py", ".pyc", ".so")):
+                continue
+            names.add(base)
+    return sorted(names, key=str.lower)
+
+
+class _MissingFinder:
+    def find_spec(self, name, path=None, target=None):
+        if path is not None or name not in _WELL_KNOWN:
+            return None
+        try:
+            # _find_and_load_unlocked -> _find_spec -> here, for an import
+            # statement; importlib.util.find_spec -> _find_spec -> here.
+            if sys._getframe(2).f_code.co_name != "_find_and_load_unlocked":
+                return None
+        except ValueError:
+            return None
+        names = _importable()
+        have = ", ".join(names) or "only the standard library"
+        hint = ""
+        if name in _HINTS and "numpy" in names:
+            hint = " " + _HINTS[name] % (
+                "pandas' DataFrame.corr/describe/groupby and " if "pandas" in names else "")
+        raise ModuleNotFoundError(
+            "No module named %r: %s is not available in the pybox sandbox, and nothing can be "
+            "installed (no pip, no network). Importable besides the standard library: %s.%s"
+            % (name, name, have, hint), name=name)
 
 
 def _fields(raw):
@@ -480,8 +706,26 @@ _VALUE = "__pybox_value__"
 
 
 def _run(job):
-    """Runs one job; returns (kind, exit code, exc type, message, traceback,
-    value repr)."""
+    """Runs one job, then saves its open figures; returns (kind, exit code,
+    exc type, message, traceback, value repr)."""
+    global _figdir
+    _figdir = job.get("figures", "")
+    try:
+        out = _exec(job)
+        if out[0] != "interrupt":
+            _capture_figures()
+    except KeyboardInterrupt:
+        # The deadline passed while the figures were saved.
+        _call("caught", b"")
+        out = ("interrupt", 1, "KeyboardInterrupt", "", "", "")
+    finally:
+        _figdir = ""
+    return out
+
+
+def _exec(job):
+    """Runs one job's code; returns (kind, exit code, exc type, message,
+    traceback, value repr)."""
     filename = job.get("filename") or "<string>"
     code = job.get("code", "")
     sys.argv = [filename] + job["argv"]
@@ -526,9 +770,37 @@ def _run(job):
     return "exit", 0, "", "", "", value
 
 
+# A DataFrame or Series as a job's value is shown as a table of at most this
+# many rows (the first and last _TABLE_MIN_ROWS // 2 of a longer one) and
+# columns, each cell cut at _TABLE_COLWIDTH characters. Unlike repr, which
+# wraps a wide frame into blocks of columns to fit 80 characters, every row
+# is one line, and the shape is always given.
+_TABLE_ROWS, _TABLE_MIN_ROWS, _TABLE_COLS, _TABLE_COLWIDTH = 60, 20, 20, 50
+
+
+def _table(v):
+    # The table for a pandas DataFrame or Series, or None for anything else.
+    pd = sys.modules.get("pandas")
+    if pd is None:
+        return None
+    if isinstance(v, pd.DataFrame):
+        return v.to_string(max_rows=_TABLE_ROWS, min_rows=_TABLE_MIN_ROWS, max_cols=_TABLE_COLS,
+                           max_colwidth=_TABLE_COLWIDTH, show_dimensions=True)
+    if isinstance(v, pd.Series):
+        return v.to_string(max_rows=_TABLE_ROWS, min_rows=_TABLE_MIN_ROWS, length=True,
+                           dtype=True, name=True)
+    return None
+
+
 def _repr(v):
     try:
-        r = repr(v)
+        r = None
+        try:
+            r = _table(v)
+        except Exception:
+            pass  # the plain repr then
+        if r is None:
+            r = repr(v)
     except BaseException as e:
         r = "<repr failed: %s>" % type(e).__qualname__
     if len(r) > 20000:
@@ -550,9 +822,31 @@ def _preload():
     names = _call("preload", b"").decode()
     for name in filter(None, names.split("\0")):
         try:
+            if name == "matplotlib.pyplot" and "matplotlib" not in sys.modules:
+                _matplotlib_setup()
             __import__(name)
         except Exception:
             pass
+
+
+def _matplotlib_setup():
+    # Imports matplotlib during set-up, where "/" is an empty read-only
+    # folder (no /tmp): matplotlib resolves its config folder at import,
+    # and, finding ~/.matplotlib (HOME is /tmp) impossible to create and no
+    # temporary folder either, would refuse to import. An existing folder of
+    # the bundle (read-only, which matplotlib does not check up front) serves
+    # instead; it holds no matplotlibrc, so the bundle's defaults apply, and
+    # the font list comes with the bundle. Runs inherit the setting.
+    import os
+    if "MPLCONFIGDIR" not in os.environ:
+        for d in (sys.prefix + "/share", sys.prefix):
+            if os.path.isdir(d):
+                os.environ["MPLCONFIGDIR"] = d
+                break
+    import matplotlib
+    # The sandbox has no display: Agg, chosen up front, spares pyplot its
+    # search through GUI toolkits.
+    matplotlib.use("Agg")
 
 
 def _open_fds():
@@ -630,6 +924,7 @@ def _serve():
         del job, out
 
 
+sys.meta_path.append(_MissingFinder())
 _paths()
 _preload()
 _open_fds()

@@ -1,0 +1,191 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pybox-dev/pybox/agent/tools"
+	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/runtime"
+)
+
+// BenchmarkAnalysisImport measures what a model's first data-analysis call
+// costs in `pybox serve`: a fresh interpreter (no session_id) that imports
+// numpy, pandas and, if the bundle has it, matplotlib.pyplot, and prints
+// pd.__version__, posted to /v1/execute of a server configured as the CLI
+// configures it (warm pool of 2, PreloadAnalysis). Calls are made one after
+// another, as one agent makes them. It reports:
+//
+//   - p50-ms, p90-ms: the client's latency per call (HTTP and JSON included);
+//   - run-p50-ms: the run's own duration_ms (handing the code to the
+//     interpreter until it ended);
+//   - snapshot-MiB: the non-zero bytes of the engine's snapshot, held once
+//     and shared copy-on-write by every interpreter; snapshot-size-MiB its
+//     whole linear memory;
+//   - run-private-MiB: the private memory one interpreter adds after such a
+//     run (16 sessions each ran the code; Linux smaps, Private_Clean +
+//     Private_Dirty growth / 16), pooled-private-MiB the same for an
+//     interpreter waiting for its first job.
+//
+// preload=none is the same without PreloadAnalysis, for comparison (each
+// call then imports the packages: about a second each). Run with
+// PYBOX_BUNDLE pointing at a bundle with pandas, e.g.
+//
+//	PYBOX_BUNDLE=.../runtime.tar.zst go test ./agent/serve -run '^$' -bench 'AnalysisImport/preload=analysis' -benchtime 50x
+func BenchmarkAnalysisImport(b *testing.B) {
+	for _, preload := range []bool{true, false} {
+		name := "preload=analysis"
+		if !preload {
+			name = "preload=none"
+		}
+		b.Run(name, func(b *testing.B) { benchAnalysisImport(b, preload) })
+	}
+}
+
+func benchAnalysisImport(b *testing.B, preload bool) {
+	ctx := context.Background()
+	eng, err := runtime.NewEngine(ctx, runtime.Config{WarmPool: 2, PreloadAnalysis: preload})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer eng.Close(ctx)
+	pre := runtime.AnalysisPreload(eng.Bundle())
+	if !slices.Contains(pre, "pandas") {
+		b.Skip("the runtime bundle has no pandas (set PYBOX_BUNDLE to a bundle that has)")
+	}
+	code := "import numpy as np\nimport pandas as pd\n"
+	if slices.Contains(pre, "matplotlib.pyplot") {
+		code += "import matplotlib.pyplot as plt\n"
+	}
+	code += "print(pd.__version__)\n"
+	if preload {
+		b.Logf("preloaded %v; code:\n%s", pre, code)
+	}
+
+	s, err := New(Config{Box: tools.Config{
+		Engine: eng,
+		Policy: fsbridge.Policy{TempDir: b.TempDir()},
+		Limits: runtime.Limits{Timeout: 60 * time.Second},
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	body, _ := json.Marshal(ExecuteRequest{Code: code, Workspace: "bench"})
+	call := func() (time.Duration, float64) {
+		start := time.Now()
+		resp, err := http.Post(ts.URL+"/v1/execute", "application/json", bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var res ExecuteResponse
+		err = json.NewDecoder(resp.Body).Decode(&res)
+		resp.Body.Close()
+		d := time.Since(start)
+		if err != nil || res.ExecResult == nil || res.Status != "ok" || !strings.HasPrefix(res.Stdout, "3.") {
+			b.Fatalf("call: %v %+v", err, res.ExecResult)
+		}
+		return d, res.DurationMS
+	}
+	call() // the first takes the snapshot (boot and preloads)
+	snap := eng.Snapshot()
+	if !snap.Taken {
+		b.Fatalf("no snapshot: %v", snap.Err)
+	}
+	lat := make([]time.Duration, 0, b.N)
+	runs := make([]float64, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		// A refilled pool, as between a model's calls (it thinks for
+		// seconds): restoring an interpreter takes a few milliseconds.
+		time.Sleep(20 * time.Millisecond)
+		b.StartTimer()
+		d, run := call()
+		lat = append(lat, d)
+		runs = append(runs, run)
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	slices.Sort(runs)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*9/10].Microseconds())/1000, "p90-ms")
+	b.ReportMetric(runs[len(runs)/2], "run-p50-ms")
+	b.ReportMetric(float64(snap.Resident)/(1<<20), "snapshot-MiB")
+	b.ReportMetric(float64(snap.Size)/(1<<20), "snapshot-size-MiB")
+
+	pooled, run, ok := privatePerInterpreter(b, eng, code)
+	if ok {
+		b.ReportMetric(pooled, "pooled-private-MiB")
+		b.ReportMetric(run, "run-private-MiB")
+	}
+}
+
+// privatePerInterpreter starts 16 sessions from eng's snapshot and runs code
+// in each; it returns the growth of the process's private memory per
+// interpreter after they started and after they ran. ok is false where
+// /proc/self/smaps_rollup cannot be read.
+func privatePerInterpreter(b *testing.B, eng *runtime.Engine, code string) (pooled, run float64, ok bool) {
+	const n = 16
+	ctx := context.Background()
+	private := func() (int64, bool) {
+		debug.FreeOSMemory() // a steadier Go heap
+		data, err := os.ReadFile("/proc/self/smaps_rollup")
+		if err != nil {
+			return 0, false
+		}
+		var kb int64
+		for _, line := range strings.Split(string(data), "\n") {
+			f := strings.Fields(line)
+			if len(f) == 3 && (f[0] == "Private_Clean:" || f[0] == "Private_Dirty:") {
+				v, _ := strconv.ParseInt(f[1], 10, 64)
+				kb += v
+			}
+		}
+		return kb, true
+	}
+	before, ok := private()
+	if !ok {
+		return 0, 0, false
+	}
+	var sessions []*runtime.Session
+	defer func() {
+		for _, s := range sessions {
+			s.Close()
+		}
+	}()
+	for i := 0; i < n; i++ {
+		s, err := eng.NewSession(ctx, runtime.SessionConfig{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sessions = append(sessions, s)
+	}
+	// A trivial call: the session is then surely started and waiting.
+	for _, s := range sessions {
+		if res, err := s.Exec(ctx, runtime.Request{Code: "1"}); err != nil || res.Status != runtime.StatusOK {
+			b.Fatal(err, res)
+		}
+	}
+	started, _ := private()
+	for _, s := range sessions {
+		if res, err := s.Exec(ctx, runtime.Request{Code: code}); err != nil || res.Status != runtime.StatusOK {
+			b.Fatal(err, res)
+		}
+	}
+	after, _ := private()
+	mib := func(kb int64) float64 { return float64(kb) / 1024 / n }
+	return mib(started - before), mib(after - before), true
+}
