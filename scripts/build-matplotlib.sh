@@ -129,6 +129,11 @@ dpkg-source --no-check -x "$BUILD/src/$QHULL_DSC" "$W/qhull" >/dev/null
 # The bundle's font list instead of a scan of ~40 font files on a guest's
 # first import (scripts/matplotlib/bundled-fontlist.patch).
 (cd "$M" && patch -p1 -s --no-backup-if-mismatch < "$HERE/bundled-fontlist.patch")
+# ft2font's enum declarations (src/_enums.h) call into Python from C++
+# static constructors, which in python.wasm run in _initialize, before the
+# interpreter exists: deferred to module init
+# (scripts/matplotlib/static-init-enums.patch).
+(cd "$M" && patch -p1 -s --no-backup-if-mismatch < "$HERE/static-init-enums.patch")
 
 # numpy's headers as configured for wasm32 (as build-pandas.sh does).
 NPINC=$W/numpy-include
@@ -269,7 +274,7 @@ cat > "$BUILD/manifest-matplotlib.json" <<JSON
  {"name": "matplotlib", "version": "$MPL_VERSION", "source": "PyPI sdist", "file": "$MPL_SDIST", "sha256": "$MPL_SHA256",
   "license": "PSF-2.0-derived matplotlib license AND BSD-3-Clause (Agg 2.4, bundled) AND others (matplotlib/LICENSE/)",
   "modules": "matplotlib.backends._backend_agg matplotlib._c_internal_utils matplotlib.ft2font matplotlib._image matplotlib._path matplotlib._qhull matplotlib._tri",
-  "patches": ["scripts/matplotlib/bundled-fontlist.patch", "mpl-data/matplotlibrc: backend: Agg"],
+  "patches": ["scripts/matplotlib/bundled-fontlist.patch", "scripts/matplotlib/static-init-enums.patch", "mpl-data/matplotlibrc: backend: Agg"],
   "built_with": {"freetype": "prefix/lib/libfreetype.a (build-pillow.sh)", "pybind11": "$PYBIND11_VERSION", "numpy_headers": "build-numpy.sh (wasm32)"},
   "flags": {"cxx": "clang-22 $CXXEH_FLAGS -std=c++17 $OPT_CFLAGS $WASM_FEATURES" },
   "archive": {"file": "prefix/lib/libmatplotlib.a", "sha256": "$(sha "$PREFIX/lib/libmatplotlib.a")"}},
