@@ -135,6 +135,13 @@ dpkg-source --no-check -x "$BUILD/src/$QHULL_DSC" "$W/qhull" >/dev/null
 # (scripts/matplotlib/static-init-enums.patch).
 (cd "$M" && patch -p1 -s --no-backup-if-mismatch < "$HERE/static-init-enums.patch")
 
+# kiwisolver declares its METH_NOARGS methods with one parameter; CPython
+# calls them with two, which wasm's typed indirect calls turn into a trap
+# ("indirect call type mismatch", the interpreter dies): the second
+# parameter is added (scripts/matplotlib/kiwisolver-meth-noargs.patch; found
+# with scripts/upstream-tests/check_method_signatures.py).
+(cd "$K" && patch -p1 -s --no-backup-if-mismatch < "$HERE/kiwisolver-meth-noargs.patch")
+
 # numpy's headers as configured for wasm32 (as build-pandas.sh does).
 NPINC=$W/numpy-include
 mkdir -p "$NPINC"
@@ -281,7 +288,7 @@ cat > "$BUILD/manifest-matplotlib.json" <<JSON
  {"name": "contourpy", "version": "$CONTOURPY_VERSION", "source": "PyPI sdist", "file": "$CONTOURPY_SDIST", "sha256": "$CONTOURPY_SHA256",
   "license": "BSD-3-Clause", "modules": "contourpy._contourpy", "patches": ["scripts/matplotlib/nothreads.h"]},
  {"name": "kiwisolver", "version": "$KIWI_VERSION", "source": "PyPI sdist", "file": "$KIWI_SDIST", "sha256": "$KIWI_SHA256",
-  "license": "BSD-3-Clause", "modules": "kiwisolver._cext", "built_with": {"cppy": "$CPPY_VERSION"}},
+  "license": "BSD-3-Clause", "modules": "kiwisolver._cext", "patches": ["scripts/matplotlib/kiwisolver-meth-noargs.patch", "scripts/matplotlib/nothreads.h"], "built_with": {"cppy": "$CPPY_VERSION"}},
  {"name": "qhull", "version": "$QHULL_VERSION", "debian_source": "$QHULL_DEB_SRC", "file": "$QHULL_ORIG", "sha256": "$QHULL_ORIG_SHA256",
   "debian_file": "$QHULL_DEBIAN", "debian_sha256": "$QHULL_DEBIAN_SHA256", "license": "Qhull", "library": "libqhull_r (setjmp lowered by scripts/pillow/sjlj/wasm-cc)"}
 ]
