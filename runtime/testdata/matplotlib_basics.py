@@ -2,15 +2,12 @@
 # backend by default, plots saved as PNG/SVG/PDF, and C++ exceptions from the
 # compiled modules raised as Python exceptions (the interpreter carries on).
 import os
-import time
 
-t0 = time.perf_counter()
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
 print("backend", matplotlib.get_backend())
-print("import seconds", round(time.perf_counter() - t0, 1))
 
 fig, ax = plt.subplots()
 ax.plot([1, 2, 3])
