@@ -1,4 +1,4 @@
-# matplotlib, seaborn, contourpy, kiwisolver and Qhull inside pybox: the Agg
+# matplotlib, contourpy, kiwisolver and Qhull inside pybox: the Agg
 # backend by default, plots saved as PNG/SVG/PDF, and C++ exceptions from the
 # compiled modules raised as Python exceptions (the interpreter carries on).
 import os
@@ -50,15 +50,6 @@ plt.close(fig)
 import contourpy
 import kiwisolver
 print("versions", matplotlib.__version__, contourpy.__version__, kiwisolver.__version__)
-
-# seaborn on pandas.
-import pandas as pd
-import seaborn as sns
-df = pd.DataFrame({"fruit": ["apple", "pear", "apple", "fig", "pear"], "n": [3, 5, 4, 1, 2]})
-ax = sns.barplot(data=df, x="fruit", y="n")
-ax.figure.savefig("/tmp/bar.png")
-print("seaborn bars", len(ax.patches))
-plt.close("all")
 
 # C++ exceptions become Python exceptions.
 from matplotlib import ft2font
