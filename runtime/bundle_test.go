@@ -101,6 +101,14 @@ func TestBundledPackages(t *testing.T) {
 			"bz2 True True", "lzma 1 True", "lzma 2 True", "tar w:bz2 True", "tar w:xz True",
 			"corrupt xz raised LZMAError", "networkx bz2 [(1, 2), (2, 3)]",
 		}},
+		{"matplotlib_basics.py", []string{
+			"backend Agg", "png True True", "svg True pdf b'%PDF-'",
+			"pixels (100, 100, 4) (255, 255, 255, 255) True", "contour levels 6",
+			"qhull triangles True", "path contains True", "versions 3.10.9 1.3.3 1.5.1",
+			"ft2font raised RuntimeError",
+			"kiwisolver raised UnsatisfiableConstraint", "qhull raised RuntimeError",
+			"still alive 0.0 45",
+		}},
 		{"pillow_corrupt.py", []string{
 			"truncated jpeg raised OSError", "bogus huffman table raised OSError",
 			"truncated png raised", "corrupt png raised", "not an image raised OSError",

@@ -22,7 +22,7 @@
 # pandas._libs.window.aggregations and the CSV tokenizer (with fast_float)
 # are C++: compiled with -fignore-exceptions like numpy's C++ (none of
 # pandas' own C++ throws; libc++ would only on allocation failure, which
-# aborts, see scripts/numpy/cxa_throw_abort.c). The rolling-moments kernel
+# then unwinds to the host and the instance is discarded). The rolling-moments kernel
 # is pandas' scalar one (its SIMD variants are for SSE2/NEON only).
 set -euo pipefail
 
@@ -187,14 +187,9 @@ for m in $MODULES; do entries+=("${m//\//.}=PyInit_${m##*/}"); done
 "$ROOT/scripts/numpy/extmod/gen-extmod.sh" _pybox_ext_pandas "$W/_pybox_ext_pandas.c" "${entries[@]}"
 $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES $PYINC \
   -ffile-prefix-map="$BUILD"=/pybox-build -I"$ROOT/scripts/numpy/extmod" -c "$W/_pybox_ext_pandas.c" -o "$W/_pybox_ext_pandas.o"
-# The C++ throw stub (also in libnumpy.a; an archive member is only taken
-# when still undefined, so the two copies never clash).
-$CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES \
-  -c "$ROOT/scripts/numpy/cxa_throw_abort.c" -o "$W/cxa_throw_abort.o"
 {
   echo "CREATE $PREFIX/lib/libpandas.a"
   echo "ADDMOD $W/_pybox_ext_pandas.o"
-  echo "ADDMOD $W/cxa_throw_abort.o"
   awk -v pb="$PB" '$1=="obj"{print "ADDMOD " pb "/" $2} $1=="lib"{print "ADDLIB " pb "/" $2}' "$PB/pybox-inputs.txt"
   echo "SAVE"; echo "END"
 } > "$W/libpandas.mri"
@@ -217,7 +212,8 @@ cp "$SRC/LICENSE" "$SP/pandas/LICENSE"
 mkdir -p "$SP/pandas/LICENSES" && cp "$SRC"/LICENSES/* "$SP/pandas/LICENSES/"
 cp "$ROOT/scripts/numpy/extmod/_pybox_extfinder.py" "$ROOT/scripts/numpy/extmod/pybox-ext.pth" "$SP/"
 
-echo "_pybox_ext_pandas -L$PREFIX/lib -lpandas -lc++ -lc++abi" > "$BUILD/setup-pandas.local"
+# libc++: the exception-enabled one of build-libcxx.sh (see build-numpy.sh).
+echo "_pybox_ext_pandas -L$PREFIX/lib -lpandas -L$BUILD/prefix-eh/lib -lc++" > "$BUILD/setup-pandas.local"
 
 cat > "$BUILD/manifest-pandas.json" <<JSON
 [

@@ -6,8 +6,10 @@
 #   scripts/build-runtime.sh            # all stages, ~10 min on 2 cores
 #   scripts/build-runtime.sh package    # re-run only the packaging stage
 #
-# Stages: sources -> zlib -> compress -> sqlite -> cpython -> package.
-# compress builds libbz2 and liblzma (scripts/build-compress.sh) for the _bz2
+# Stages: sources -> zlib -> compress -> sqlite -> libcxx -> cpython -> package.
+# libcxx builds libc++/libc++abi/libunwind with C++ exceptions
+# (scripts/build-libcxx.sh, into $PYBOX_BUILD_DIR/prefix-eh), the libc++
+# every package links against (matplotlib's C++ needs exceptions). compress builds libbz2 and liblzma (scripts/build-compress.sh) for the _bz2
 # and _lzma modules, sqlite builds libsqlite3 (scripts/build-sqlite.sh) for
 # _sqlite3; CPython's configure finds them. The cpython stage also builds
 # the bundled extension packages ($PACKAGES: scripts/build-<pkg>.sh) between
@@ -62,7 +64,9 @@ STACK_SIZE=${STACK_SIZE:-8388608}
 # order: pandas compiles against the numpy headers numpy's build made).
 # pandas needs numpy's index-narrowing patch and its own Cython patch to
 # work with numpy's 64-bit default integer (docs/runtime-bundle.md, pandas).
-PACKAGES=${PACKAGES-numpy pillow lxml pandas}
+# matplotlib (with contourpy, kiwisolver, Qhull) needs numpy's headers and
+# Pillow's FreeType, so it comes after both.
+PACKAGES=${PACKAGES-numpy pillow lxml pandas matplotlib}
 # python.wasm's execution model: a reactor with the entry points of
 # scripts/cpython/_pyboxmodule.c (pybox_boot, pybox_serve).
 REACTOR_LDFLAGS="-mexec-model=reactor -Wl,--export=__stack_pointer"
@@ -117,6 +121,10 @@ stage_compress() {
 
 stage_sqlite() {
   PYBOX_BUILD_DIR=$BUILD JOBS=$JOBS OPT_CFLAGS=$OPT_CFLAGS "$ROOT/scripts/build-sqlite.sh"
+}
+
+stage_libcxx() {
+  PYBOX_BUILD_DIR=$BUILD JOBS=$JOBS "$ROOT/scripts/build-libcxx.sh"
 }
 
 stage_cpython() {
@@ -275,5 +283,5 @@ write_manifest() {
 JSON
 }
 
-stages=${*:-sources zlib compress sqlite cpython package}
+stages=${*:-sources zlib compress sqlite libcxx cpython package}
 for s in $stages; do "stage_$s"; done
