@@ -109,6 +109,7 @@ func TestBundledPackages(t *testing.T) {
 			"kiwisolver raised UnsatisfiableConstraint", "qhull raised RuntimeError",
 			"still alive 0.0 45",
 		}},
+		{"seaborn_barplot.py", []string{"seaborn bars 3 [3.5, 3.5, 1.0]", "catplot FacetGrid"}},
 		{"pillow_corrupt.py", []string{
 			"truncated jpeg raised OSError", "bogus huffman table raised OSError",
 			"truncated png raised", "corrupt png raised", "not an image raised OSError",
