@@ -74,8 +74,12 @@ type Compiler struct {
 	tryTableEnterSig ssa.Signature
 	// tryTableLeaveSig is the signature for the try_table leave trampoline.
 	tryTableLeaveSig ssa.Signature
-	// catchClauseTable accumulates catch clause info for each try_table during compilation.
-	catchClauseTable catchClauseTable
+	// tryTableMetadata accumulates try_table metadata during compilation.
+	tryTableMetadata tryTableMetadata
+	// tryTableDepth tracks try_table nesting. When > 0, local.set/local.tee
+	// emit extra stores to the locals save area so handler blocks can read
+	// throw-time values.
+	tryTableDepth int
 
 	// Following are reused for the known safe bounds analysis.
 
@@ -110,73 +114,71 @@ func NewFrontendCompiler(m *wasm.Module, ssaBuilder ssa.Builder, offset *wazevoa
 		offset:                            offset,
 		ensureTermination:                 ensureTermination,
 		needSourceOffsetInfo:              sourceInfo,
-		catchClauseTable:                  &localCatchClauseTable{},
+		tryTableMetadata:                  &localTryTableMetadata{},
 		varLengthKnownSafeBoundWithIDPool: wazevoapi.NewVarLengthPool[knownSafeBoundWithID](),
 	}
 	c.declareSignatures(listenerOn)
 	return c
 }
 
-// catchClauseTable accumulates catch clause entries during compilation.
-type catchClauseTable interface {
-	Append(clauses []wazevoapi.CatchClauseInstance) int
-	Table() [][]wazevoapi.CatchClauseInstance
+// tryTableMetadata accumulates try_table metadata during compilation.
+type tryTableMetadata interface {
+	Append(info wazevoapi.TryTableInfo) int
+	Table() []wazevoapi.TryTableInfo
 }
 
-// localCatchClauseTable is the single-threaded implementation.
-type localCatchClauseTable struct {
-	table [][]wazevoapi.CatchClauseInstance
+// localTryTableMetadata is the single-threaded implementation.
+type localTryTableMetadata struct {
+	table []wazevoapi.TryTableInfo
 }
 
-func (t *localCatchClauseTable) Append(clauses []wazevoapi.CatchClauseInstance) int {
+func (t *localTryTableMetadata) Append(info wazevoapi.TryTableInfo) int {
 	id := len(t.table)
-	t.table = append(t.table, clauses)
+	t.table = append(t.table, info)
 	return id
 }
 
-func (t *localCatchClauseTable) Table() [][]wazevoapi.CatchClauseInstance {
+func (t *localTryTableMetadata) Table() []wazevoapi.TryTableInfo {
 	return t.table
 }
 
-// SharedCatchClauseTable is the thread-safe implementation for parallel compilation.
-type SharedCatchClauseTable struct {
+// SharedTryTableMetadata is the thread-safe implementation for parallel compilation.
+type SharedTryTableMetadata struct {
 	mu        sync.Mutex
-	table     [][]wazevoapi.CatchClauseInstance
+	table     []wazevoapi.TryTableInfo
 	finalized bool
 }
 
-// NewSharedCatchClauseTable creates a new SharedCatchClauseTable.
-func NewSharedCatchClauseTable() *SharedCatchClauseTable {
-	return &SharedCatchClauseTable{}
+// NewSharedTryTableMetadata creates a new SharedTryTableMetadata.
+func NewSharedTryTableMetadata() *SharedTryTableMetadata {
+	return &SharedTryTableMetadata{}
 }
 
-func (s *SharedCatchClauseTable) Append(clauses []wazevoapi.CatchClauseInstance) int {
+func (s *SharedTryTableMetadata) Append(info wazevoapi.TryTableInfo) int {
 	if s.finalized {
 		panic("already finalized")
 	}
 	s.mu.Lock()
 	id := len(s.table)
-	s.table = append(s.table, clauses)
+	s.table = append(s.table, info)
 	s.mu.Unlock()
 	return id
 }
 
-func (s *SharedCatchClauseTable) Table() [][]wazevoapi.CatchClauseInstance {
+func (s *SharedTryTableMetadata) Table() []wazevoapi.TryTableInfo {
 	s.finalized = true
 	return s.table
 }
 
-// WithCatchClauseTable replaces the catch clause table implementation.
-// Used by the parallel compilation path to share a single mutex-protected
-// table across workers.
-func (c *Compiler) WithCatchClauseTable(t catchClauseTable) *Compiler {
-	c.catchClauseTable = t
+// WithTryTableMetadata replaces the try_table metadata table implementation.
+func (c *Compiler) WithTryTableMetadata(t tryTableMetadata) *Compiler {
+	c.tryTableMetadata = t
 	return c
 }
 
-// CatchClauseTable returns the accumulated catch clause table.
-func (c *Compiler) CatchClauseTable() [][]wazevoapi.CatchClauseInstance {
-	return c.catchClauseTable.Table()
+// TryTableMetadata returns the accumulated try_table metadata.
+func (c *Compiler) TryTableMetadata() []wazevoapi.TryTableInfo {
+	return c.tryTableMetadata.Table()
 }
 
 func (c *Compiler) declareSignatures(listenerOn bool) {
@@ -332,6 +334,7 @@ func (c *Compiler) Init(idx, typIndex wasm.Index, typ *wasm.FunctionType, localT
 	c.wasmFunctionBody = body
 	c.wasmFunctionBodyOffsetInCodeSection = bodyOffsetInCodeSection
 	c.needListener = needListener
+	c.tryTableDepth = 0
 	c.clearSafeBounds()
 	c.varLengthKnownSafeBoundWithIDPool.Reset()
 	c.knownSafeBoundsAtTheEndOfBlocks = c.knownSafeBoundsAtTheEndOfBlocks[:0]

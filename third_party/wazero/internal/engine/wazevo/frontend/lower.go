@@ -66,6 +66,7 @@ const (
 	controlFrameKindIfWithoutElse
 	controlFrameKindBlock
 	controlFrameKindTryTable
+	controlFrameKindTryTableWithCatch
 )
 
 // String implements fmt.Stringer for debugging.
@@ -83,6 +84,8 @@ func (k controlFrameKind) String() string {
 		return "block"
 	case controlFrameKindTryTable:
 		return "try_table"
+	case controlFrameKindTryTableWithCatch:
+		return "try_table_with_catch"
 	default:
 		panic(k)
 	}
@@ -91,6 +94,10 @@ func (k controlFrameKind) String() string {
 // isLoop returns true if this is a loop frame.
 func (ctrl *controlFrame) isLoop() bool {
 	return ctrl.kind == controlFrameKindLoop
+}
+
+func (ctrl *controlFrame) isTryCatch() bool {
+	return ctrl.kind == controlFrameKindTryTableWithCatch
 }
 
 // reset resets the state of loweringState for reuse.
@@ -1096,6 +1103,9 @@ func (c *Compiler) lowerCurrentOpcode() {
 		variable := c.localVariable(index)
 		newValue := state.pop()
 		builder.DefineVariableInCurrentBB(variable, newValue)
+		if c.tryTableDepth > 0 {
+			c.storeLocalToSaveArea(wasm.Index(index), newValue)
+		}
 
 	case wasm.OpcodeLocalTee:
 		index := c.readI32u()
@@ -1105,6 +1115,9 @@ func (c *Compiler) lowerCurrentOpcode() {
 		variable := c.localVariable(index)
 		newValue := state.peek()
 		builder.DefineVariableInCurrentBB(variable, newValue)
+		if c.tryTableDepth > 0 {
+			c.storeLocalToSaveArea(wasm.Index(index), newValue)
+		}
 
 	case wasm.OpcodeSelect, wasm.OpcodeTypedSelect:
 		if op == wasm.OpcodeTypedSelect {
@@ -1446,8 +1459,10 @@ func (c *Compiler) lowerCurrentOpcode() {
 
 		unreachable := state.unreachable
 		if !unreachable {
-			// For try_table, emit the leave trampoline before the jump to the following block.
-			if ctrl.kind == controlFrameKindTryTable {
+			// For try_table with catch clauses, emit the leave trampoline
+			// before the jump to the following block. If there are no catch clauses,
+			// skip since they never pushed a handler.
+			if ctrl.isTryCatch() {
 				c.emitTryTableLeave()
 			}
 
@@ -1472,6 +1487,10 @@ func (c *Compiler) lowerCurrentOpcode() {
 			elseBlk := ctrl.blk
 			builder.SetCurrentBlock(elseBlk)
 			c.insertJumpToBlock(ctrl.clonedArgs, followingBlk)
+		case controlFrameKindTryTableWithCatch:
+			if c.tryTableDepth > 0 {
+				c.tryTableDepth--
+			}
 		}
 
 		builder.Seal(followingBlk)
@@ -3563,7 +3582,7 @@ func (c *Compiler) lowerCurrentOpcode() {
 			catchClauses = append(catchClauses, catchClause{kind: kind, tagIndex: tagIdx, labelIdx: labelIdx})
 		}
 
-		// Register catch clauses in the table and get the try_table ID.
+		// Register try_table metadata and get the try_table ID.
 		var clauseInstances []wazevoapi.CatchClauseInstance
 		for _, cc := range catchClauses {
 			clauseInstances = append(clauseInstances, wazevoapi.CatchClauseInstance{
@@ -3571,7 +3590,12 @@ func (c *Compiler) lowerCurrentOpcode() {
 				TagIndex: cc.tagIndex,
 			})
 		}
-		tryTableID := c.catchClauseTable.Append(clauseInstances)
+		numLocals := len(c.wasmFunctionTyp.Params) + len(c.wasmFunctionLocalTypes)
+		tryTableID := c.tryTableMetadata.Append(wazevoapi.TryTableInfo{
+			CatchClauses: clauseInstances,
+			NumLocals:    numLocals,
+			ReuseLocals:  c.tryTableDepth > 0,
+		})
 
 		// Allocate the following block (after try_table end) and body block.
 		followingBlk := builder.AllocateBasicBlock()
@@ -3595,6 +3619,7 @@ func (c *Compiler) lowerCurrentOpcode() {
 				handlerBlk := builder.AllocateBasicBlock()
 				builder.SetCurrentBlock(handlerBlk)
 				c.reloadAfterCall()
+				c.reloadLocalsFromSaveArea()
 
 				// Resolve the wasm target label.
 				targetBlk, _ := state.brTargetArgNumFor(cc.labelIdx)
@@ -3616,6 +3641,9 @@ func (c *Compiler) lowerCurrentOpcode() {
 				case wasm.CatchKindCatchAllRef:
 					brArgs = append(brArgs, c.loadExnRef())
 				}
+
+				// Pop any enclosing try_table handlers that the jump crosses.
+				c.emitTryTableLeaves(int(cc.labelIdx))
 
 				jmpArgs := c.allocateVarLengthValues(len(brArgs), brArgs...)
 				c.insertJumpToBlock(jmpArgs, targetBlk)
@@ -3676,11 +3704,19 @@ func (c *Compiler) lowerCurrentOpcode() {
 		if len(catchClauses) > 0 {
 			// Body block is entered after the trampoline call, so we need to reload.
 			c.reloadAfterCall()
+			// Initialize the locals save area so handlers can read
+			// correct values after a stack restore.
+			c.storeAllLocalsToSaveArea()
+			c.tryTableDepth++
 		}
 
 		// Push the try_table control frame AFTER resolving catch labels.
+		kind := controlFrameKind(controlFrameKindTryTable)
+		if len(catchClauses) > 0 {
+			kind = controlFrameKindTryTableWithCatch
+		}
 		state.ctrlPush(controlFrame{
-			kind:                         controlFrameKindTryTable,
+			kind:                         kind,
 			originalStackLenWithoutParam: len(state.values) - len(bt.Params),
 			followingBlock:               followingBlk,
 			blockType:                    bt,
@@ -4574,6 +4610,64 @@ func (c *Compiler) emitThrow(exnref ssa.Value) {
 	builder.InsertInstruction(exit)
 }
 
+// loadLocalsSaveAreaPtr emits a load of the locals save area pointer from execCtx.
+func (c *Compiler) loadLocalsSaveAreaPtr() ssa.Value {
+	return c.ssaBuilder.AllocateInstruction().
+		AsLoad(c.execCtxPtrValue,
+			wazevoapi.ExecutionContextOffsetLocalsSaveAreaPtr.U32(),
+			ssa.TypeI64).
+		Insert(c.ssaBuilder).Return()
+}
+
+// storeLocalToSaveArea emits a store of the given local value to the
+// heap-allocated locals save area.
+func (c *Compiler) storeLocalToSaveArea(localIdx wasm.Index, val ssa.Value) {
+	ptr := c.loadLocalsSaveAreaPtr()
+	store := c.ssaBuilder.AllocateInstruction()
+	store.AsStore(ssa.OpcodeStore, val, ptr, uint32(localIdx)*16)
+	c.ssaBuilder.InsertInstruction(store)
+}
+
+// reloadLocalsFromSaveArea loads all locals from the heap-allocated save area
+// and redefines the SSA variables, so handler blocks see throw-time values.
+func (c *Compiler) reloadLocalsFromSaveArea() {
+	builder := c.ssaBuilder
+	ptr := c.loadLocalsSaveAreaPtr()
+	numParams := len(c.wasmFunctionTyp.Params)
+	numLocals := numParams + len(c.wasmFunctionLocalTypes)
+	for i := 0; i < numLocals; i++ {
+		localIdx := wasm.Index(i)
+		var wasmType wasm.ValueType
+		if i < numParams {
+			wasmType = c.wasmFunctionTyp.Params[i]
+		} else {
+			wasmType = c.wasmFunctionLocalTypes[i-numParams]
+		}
+		ssaType := WasmTypeToSSAType(wasmType)
+		load := builder.AllocateInstruction()
+		load.AsLoad(ptr, uint32(localIdx)*16, ssaType)
+		builder.InsertInstruction(load)
+		variable := c.localVariable(localIdx)
+		builder.DefineVariableInCurrentBB(variable, load.Return())
+	}
+}
+
+// storeAllLocalsToSaveArea stores all locals to the save area at once.
+func (c *Compiler) storeAllLocalsToSaveArea() {
+	builder := c.ssaBuilder
+	ptr := c.loadLocalsSaveAreaPtr()
+	numParams := len(c.wasmFunctionTyp.Params)
+	numLocals := numParams + len(c.wasmFunctionLocalTypes)
+	for i := 0; i < numLocals; i++ {
+		localIdx := wasm.Index(i)
+		variable := c.localVariable(localIdx)
+		val := builder.MustFindValue(variable)
+		store := builder.AllocateInstruction()
+		store.AsStore(ssa.OpcodeStore, val, ptr, uint32(localIdx)*16)
+		builder.InsertInstruction(store)
+	}
+}
+
 // emitTryTableLeave emits a trampoline call to pop the try handler in the dispatch loop.
 func (c *Compiler) emitTryTableLeave() {
 	builder := c.ssaBuilder
@@ -4592,12 +4686,19 @@ func (c *Compiler) emitTryTableLeave() {
 }
 
 // branchExitsTryTable returns true if a branch to the given depth would
-// exit at least one try_table frame.
+// exit at least one try_table frame that has catch clauses.
 func (c *Compiler) branchExitsTryTable(depth int) bool {
 	state := c.state()
 	tail := len(state.controlFrames) - 1
 	for i := 0; i < depth; i++ {
-		if state.controlFrames[tail-i].kind == controlFrameKindTryTable {
+		if state.controlFrames[tail-i].isTryCatch() {
+			return true
+		}
+	}
+	// A br to a non-loop target also exits that frame.
+	if depth <= tail {
+		cf := &state.controlFrames[tail-depth]
+		if !cf.isLoop() && cf.isTryCatch() {
 			return true
 		}
 	}
@@ -4605,12 +4706,19 @@ func (c *Compiler) branchExitsTryTable(depth int) bool {
 }
 
 // emitTryTableLeaves emits TryTableLeave calls for try_table frames
-// that would be exited by a branch to the given depth.
+// with catch clauses that would be exited by a branch to the given depth.
 func (c *Compiler) emitTryTableLeaves(depth int) {
 	state := c.state()
 	tail := len(state.controlFrames) - 1
 	for i := 0; i < depth; i++ {
-		if state.controlFrames[tail-i].kind == controlFrameKindTryTable {
+		if state.controlFrames[tail-i].isTryCatch() {
+			c.emitTryTableLeave()
+		}
+	}
+	// A br to a non-loop target also exits that frame.
+	if depth <= tail {
+		cf := &state.controlFrames[tail-depth]
+		if !cf.isLoop() && cf.isTryCatch() {
 			c.emitTryTableLeave()
 		}
 	}
