@@ -126,6 +126,15 @@ type sourceMap struct {
 
 var _ wasm.Engine = (*engine)(nil)
 
+// cacheVersionSuffix marks compilation cache entries written by this fork
+// (pybox's third_party/wazero, v1.12.0 with upstream commit 5f5f520).
+// GetWazeroVersion reports the replaced module's version, v1.12.0, for it
+// too, but the fork's compiled code and cache format differ from v1.12.0's
+// (the execution context and the try_table info), so without the suffix
+// either would load the other's entries. With it, each sees the other's
+// entries as stale and recompiles.
+const cacheVersionSuffix = "+pybox.2504"
+
 // NewEngine returns the implementation of wasm.Engine.
 func NewEngine(ctx context.Context, _ api.CoreFeatures, fc filecache.Cache) wasm.Engine {
 	machine := newMachine()
@@ -136,7 +145,7 @@ func NewEngine(ctx context.Context, _ api.CoreFeatures, fc filecache.Cache) wasm
 		machine:         machine,
 		be:              be,
 		fileCache:       fc,
-		wazeroVersion:   version.GetWazeroVersion(),
+		wazeroVersion:   version.GetWazeroVersion() + cacheVersionSuffix,
 	}
 	e.compileSharedFunctions()
 	return e

@@ -2,9 +2,11 @@ package wazevo
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"hash/crc32"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/tetratelabs/wazero/internal/testing/require"
@@ -325,4 +327,30 @@ func Test_fileCacheKey(t *testing.T) {
 	result := fileCacheKey(m)
 	require.Equal(t, original, m.ID)
 	require.NotEqual(t, original, result)
+}
+
+// TestCacheVersionSuffix: pybox's fork must not load compilation cache
+// entries written by wazero v1.12.0 (another compiled-code ABI), nor the
+// other way round; both report version v1.12.0, so the fork's entries carry
+// cacheVersionSuffix.
+func TestCacheVersionSuffix(t *testing.T) {
+	e := NewEngine(context.Background(), 0, nil).(*engine)
+	require.True(t, strings.HasSuffix(e.wazeroVersion, cacheVersionSuffix))
+	cm := &compiledModule{executables: &executables{executable: []byte{1, 2, 3, 4}}, functionOffsets: []int{0}}
+	base := strings.TrimSuffix(e.wazeroVersion, cacheVersionSuffix)
+	for _, tc := range []struct{ writer, reader string }{
+		{base, e.wazeroVersion}, // v1.12.0's entry read by the fork
+		{e.wazeroVersion, base}, // the fork's entry read by v1.12.0
+	} {
+		serialized, err := io.ReadAll(serializeCompiledModule(tc.writer, cm))
+		require.NoError(t, err)
+		_, stale, err := deserializeCompiledModule(tc.reader, io.NopCloser(bytes.NewReader(serialized)))
+		require.NoError(t, err)
+		require.True(t, stale, "entry written by %q read by %q", tc.writer, tc.reader)
+	}
+	serialized, err := io.ReadAll(serializeCompiledModule(e.wazeroVersion, cm))
+	require.NoError(t, err)
+	_, stale, err := deserializeCompiledModule(e.wazeroVersion, io.NopCloser(bytes.NewReader(serialized)))
+	require.NoError(t, err)
+	require.False(t, stale)
 }
