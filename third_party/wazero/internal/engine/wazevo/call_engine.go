@@ -617,7 +617,7 @@ func (c *callEngine) callWithStack(ctx context.Context, paramResultStack []uint6
 			info := &me.parent.tryTableInfo[tryTableID]
 			returnAddress := c.execCtx.goCallReturnAddress
 			oldTop, oldSp := c.stackTop, uintptr(unsafe.Pointer(c.execCtx.stackPointerBeforeGoCall))
-			newSP, newFP, newTop, newStack := c.cloneStack(uintptr(len(c.stack)) + 16)
+			newSP, newFP, newTop, newStack := c.cloneStack(tryTableCloneLen(oldTop-oldSp, uintptr(len(c.stack))))
 			adjustClonedStack(oldSp, oldTop, newSP, newFP, newTop)
 
 			// Allocate a heap buffer for locals so handlers can read throw-time values.
@@ -756,6 +756,28 @@ func (c *callEngine) growStack() (newSP, newFP uintptr, err error) {
 	newSP, newFP, c.stackTop, c.stack = c.cloneStack(newLen)
 	c.execCtx.stackBottomPtr = &c.stack[0]
 	return
+}
+
+// tryTableCloneHeadroom is the free space a try_table checkpoint's stack
+// keeps below the frames it copies (pybox patch 0003).
+const tryTableCloneHeadroom = 1024
+
+// tryTableCloneLen is the length of the stack a try_table entry clones, given
+// the bytes in use and the current stack's length. The clone holds the used
+// part, 16 bytes of alignment slack and tryTableCloneHeadroom, never more
+// than the current stack (plus the slack). It is adopted only if a handler
+// catches; compiled code then grows it like any stack when a call needs more
+// room. Cloning the whole stack instead made every entry allocate and zero
+// all of it, and the stack never shrinks (pybox patch 0003).
+func tryTableCloneLen(used, stackLen uintptr) uintptr {
+	full := stackLen + 16
+	if wazevoapi.StackGuardCheckEnabled {
+		return full // the guard page check expects the whole layout
+	}
+	if l := used + 16 + tryTableCloneHeadroom; l < full {
+		return l
+	}
+	return full
 }
 
 func (c *callEngine) cloneStack(l uintptr) (newSP, newFP, newTop uintptr, newStack []byte) {
