@@ -31,3 +31,5 @@ require (
 	golang.org/x/text v0.42.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
+
+replace github.com/tetratelabs/wazero => ./third_party/wazero

@@ -141,31 +141,25 @@ func tryTableLocalsResult(t testing.TB, rc wazero.RuntimeConfig) int32 {
 	return api.DecodeI32(res[0])
 }
 
-// handlersSeeCurrentLocals reports whether the engine's compiler gives a
-// catch handler the values locals had at the throw. wazero v1.12.0 gives
-// it the values they had when the try_table was entered (wazero issue
-// 2503, fixed on wazero's main branch by PR 2504, after v1.12.0). clang
-// keeps C++ cleanup state in locals written inside try_table bodies (e.g.
-// "the exception object is constructed", so the cleanup must not free it),
-// so with the bug some exceptions are freed while they are thrown.
-func handlersSeeCurrentLocals(t testing.TB) bool {
-	return tryTableLocalsResult(t, wazero.NewRuntimeConfigCompiler()) == 0
-}
-
-// The probe itself: the interpreter (correct in v1.12.0) must return 0,
-// which shows the probe module means what it says; the compiler returns 0
-// (fixed) or 1 (issue 2503).
+// The probe: a catch handler must see locals as they were at the throw.
+// wazero v1.12.0's compiler gave it the values they had when the try_table
+// was entered (wazero issue 2503; the interpreter was right). clang keeps
+// C++ cleanup state in locals written inside try_table bodies (e.g. "the
+// exception object is constructed", so the cleanup must not free it), so
+// with that bug some exceptions were freed while they were thrown. pybox
+// runs a fork of wazero with the upstream fix (third_party/wazero); this
+// fails if go.mod ever points back at a wazero without it.
 func TestWazeroTryTableLocals(t *testing.T) {
-	if got := tryTableLocalsResult(t, wazero.NewRuntimeConfigInterpreter()); got != 0 {
-		t.Fatalf("interpreter: handler saw flag=%d, want 0", got)
-	}
-	switch got := tryTableLocalsResult(t, wazero.NewRuntimeConfigCompiler()); got {
-	case 0:
-		t.Log("compiler: handlers see current locals")
-	case 1:
-		t.Log("compiler: handlers see locals as of try_table entry (wazero issue 2503)")
-	default:
-		t.Fatalf("compiler: handler saw flag=%d, want 0 or 1", got)
+	for _, tc := range []struct {
+		engine string
+		rc     wazero.RuntimeConfig
+	}{
+		{"interpreter", wazero.NewRuntimeConfigInterpreter()},
+		{"compiler", wazero.NewRuntimeConfigCompiler()},
+	} {
+		if got := tryTableLocalsResult(t, tc.rc); got != 0 {
+			t.Errorf("%s: handler saw flag=%d, want 0 (1: locals as of try_table entry, wazero issue 2503)", tc.engine, got)
+		}
 	}
 }
 
@@ -183,27 +177,20 @@ func TestCxxExceptionsCaught(t *testing.T) {
 		wantMsg  string
 		cFrames  int32 // C frames (eh_cshim.c) an exception went through
 		whatItIs string
-		// needsLocals: the compiled code reads, in a handler, a local
-		// written inside the try_table body (see handlersSeeCurrentLocals).
-		needsLocals bool
 	}{
-		{"throw_catch", "eh_throw_catch", nil, 0, "", 0, "int thrown two frames down, caught by value", false},
-		{"catch_all", "eh_catch_all", nil, 0, "", 0, "catch (...) after non-matching handlers", false},
-		{"raii", "eh_raii", nil, 123, "", 0, "destructors run innermost first during unwinding", false},
-		{"what", "eh_what", []int32{42}, 0, "bad value 42", 0, "std::runtime_error::what() after the unwind", true},
-		{"nested", "eh_nested", nil, 0, "", 0, "a handler throws, an outer try catches", true},
-		{"rethrow", "eh_rethrow", nil, 0, "", 0, "throw; and std::rethrow_exception", true},
-		{"library", "eh_library", []int32{256 << 20}, 0, "", 0, "libc++ throws out_of_range and bad_alloc", false},
-		{"wrapper_ok", "eh_wrapped_sqrt", []int32{49}, 7, "", 0, "no exception: the C frame returns", false},
-		{"wrapper_domain", "eh_wrapped_sqrt", []int32{-4}, -1, "negative input -4", 1, "exception through a C frame to an error code", true},
-		{"wrapper_other", "eh_wrapped_sqrt", []int32{2000000}, -2, "custom", 1, "other std::exception through a C frame", false},
+		{"throw_catch", "eh_throw_catch", nil, 0, "", 0, "int thrown two frames down, caught by value"},
+		{"catch_all", "eh_catch_all", nil, 0, "", 0, "catch (...) after non-matching handlers"},
+		{"raii", "eh_raii", nil, 123, "", 0, "destructors run innermost first during unwinding"},
+		{"what", "eh_what", []int32{42}, 0, "bad value 42", 0, "std::runtime_error::what() after the unwind"},
+		{"nested", "eh_nested", nil, 0, "", 0, "a handler throws, an outer try catches"},
+		{"rethrow", "eh_rethrow", nil, 0, "", 0, "throw; and std::rethrow_exception"},
+		{"library", "eh_library", []int32{256 << 20}, 0, "", 0, "libc++ throws out_of_range and bad_alloc"},
+		{"wrapper_ok", "eh_wrapped_sqrt", []int32{49}, 7, "", 0, "no exception: the C frame returns"},
+		{"wrapper_domain", "eh_wrapped_sqrt", []int32{-4}, -1, "negative input -4", 1, "exception through a C frame to an error code"},
+		{"wrapper_other", "eh_wrapped_sqrt", []int32{2000000}, -2, "custom", 1, "other std::exception through a C frame"},
 	}
-	current := handlersSeeCurrentLocals(t)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.needsLocals && !current {
-				t.Skip("this wazero gives catch handlers stale locals (issue 2503); see TestWazeroTryTableLocals")
-			}
 			mod, sp0 := cxxehInstance(t, rt, cm)
 			got, err := cxxehCall(mod, tc.fn, tc.args...)
 			if err != nil {
@@ -228,9 +215,6 @@ func TestCxxExceptionsCaught(t *testing.T) {
 // Many throws: every exception object is freed (the memory stops growing
 // after the first round), and the instance stays usable.
 func TestCxxExceptionsNoLeak(t *testing.T) {
-	if !handlersSeeCurrentLocals(t) {
-		t.Skip("this wazero gives catch handlers stale locals (issue 2503); see TestWazeroTryTableLocals")
-	}
 	rt, cm := cxxehModule(t)
 	mod, sp0 := cxxehInstance(t, rt, cm)
 	const n = 2000
@@ -299,9 +283,6 @@ func TestCxxExceptionsUncaught(t *testing.T) {
 // std::string message) from a called function to its caller's handler,
 // including a destructor on the way.
 func BenchmarkCxxThrowCatch(b *testing.B) {
-	if !handlersSeeCurrentLocals(b) {
-		b.Skip("this wazero gives catch handlers stale locals (issue 2503)")
-	}
 	rt, cm := cxxehModule(b)
 	mod, _ := cxxehInstance(b, rt, cm)
 	b.ResetTimer()

@@ -1,0 +1,1 @@
+(module (func (catch_all))) 

@@ -1,0 +1,9 @@
+package internalapi
+
+type WazeroOnly interface {
+	wazeroOnly()
+}
+
+type WazeroOnlyType struct{}
+
+func (WazeroOnlyType) wazeroOnly() {}

@@ -1,0 +1,3 @@
+package wasip1
+
+const RandomGetName = "random_get"

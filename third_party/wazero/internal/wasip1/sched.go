@@ -1,0 +1,3 @@
+package wasip1
+
+const SchedYieldName = "sched_yield"
