@@ -66,7 +66,7 @@ RULES = [
      r"|test_save_without_changing_readonly"),
     ("no threads in WASI", r"can't start new thread|[Cc]annot start thread"),
     ("no subprocesses in WASI",
-     r"subprocess|_posixsubprocess|os\.fork|spawn|Popen|processes are not supported"),
+     r"subprocess|_posixsubprocess|os\.fork|spawn|Popen|processes are not supported|No module named '_multiprocessing'"),
     ("no signals in WASI", r"[Ss]ignal"),
     ("no floating-point exception flags in wasm (np.errstate cannot warn or raise)",
      r"FloatingPointError|DID NOT WARN.*RuntimeWarning|No warnings of type.*RuntimeWarning"),
