@@ -270,7 +270,7 @@ write_manifest() {
   "sources": [
     {"name": "cpython", "version": "$PY_VERSION", "debian_source": "$PY_DEB_SRC", "file": "$PY_ORIG", "sha256": "$PY_ORIG_SHA256", "license": "PSF-2.0", "patches": ["scripts/cpython/pybox.patch", "scripts/cpython/_pyboxmodule.c"]},
     {"name": "zlib", "version": "$ZLIB_VERSION", "debian_source": "$ZLIB_DEB_SRC", "file": "$ZLIB_ORIG", "sha256": "$ZLIB_ORIG_SHA256", "license": "Zlib"}$(
-    for m in $BUILD/compress-manifest.json $BUILD/sqlite-manifest.json $(for pkg in $PACKAGES; do echo "$BUILD/manifest-$pkg.json"; done) $( [ "${PUREPY:-1}" = 1 ] && echo "$BUILD/manifest-purepy.json"); do python3 -c 'import json,sys; print("".join(", " + json.dumps(e) for e in json.load(open(sys.argv[1]))), end="")' "$m"; done)
+    for m in $BUILD/compress-manifest.json $BUILD/sqlite-manifest.json $BUILD/libcxx-manifest.json $(for pkg in $PACKAGES; do echo "$BUILD/manifest-$pkg.json"; done) $( [ "${PUREPY:-1}" = 1 ] && echo "$BUILD/manifest-purepy.json"); do python3 -c 'import json,sys; print("".join(", " + json.dumps(e) for e in json.load(open(sys.argv[1]))), end="")' "$m"; done)
   ],
   "toolchain": {"cc": "$($CLANG --version | head -1)", "cc_sjlj": "$(clang-22 --version 2>/dev/null | head -1)", "wasi_libc": "$(dpkg-query -W -f='${Version}' wasi-libc)", "build_python": "$(/usr/bin/python3.11 -V 2>&1)"},
   "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "cpython_opt": "$PY_OPT_CFLAGS", "stack_size": $STACK_SIZE, "ldflags_python": "$REACTOR_LDFLAGS", "loop_yield": $LOOP_YIELD, "loopguard": "$(sed -e "s#$BUILD#<build>#g" -e 's/  */ /g' "$BUILD/loopguard.log" | paste -sd ';' - | sed -e 's/;/; /g' -e 's/"/\\"/g')"},
