@@ -216,7 +216,7 @@ print(sorted(m for m in ("json", "numpy", "pandas", "matplotlib.pyplot") if m in
 print([n for n in ("np", "numpy", "pd", "pandas", "plt") if n in globals()])
 if "matplotlib" in sys.modules:
     import matplotlib
-    print(matplotlib.get_backend())
+    print(matplotlib.get_backend().lower())  # the bundle's matplotlibrc says "Agg"
 `
 	for i := 0; i < 2; i++ { // the first run takes the snapshot, the second starts from it
 		res, err := e.Run(ctx, runtime.Request{Code: code})

@@ -181,4 +181,13 @@ for sym in __cxa_throw __gxx_personality_wasm0 _Unwind_RaiseException \
     || { echo "libc++.a does not define $sym" >&2; exit 1; }
 done
 ls -l "$PREFIX_EH/lib"/*.a
+# For the bundle's runtime-manifest.json (build-runtime.sh's package stage).
+cat > "$BUILD/libcxx-manifest.json" <<JSON
+[
+ {"name": "libc++/libc++abi/libunwind (LLVM runtimes)", "version": "$LLVM_VERSION", "debian_source": "$LLVM_DEB_SRC",
+  "file": "$LLVM_ORIG", "sha256": "$LLVM_ORIG_SHA256", "license": "Apache-2.0 WITH LLVM-exception",
+  "flags": "clang-22, -fwasm-exceptions -mllvm -wasm-use-legacy-eh=false, ABI version 2, no threads, no filesystem, static",
+  "patches": ["scripts/cxxeh/cpp_exception_tag.S", "libunwind's Unwind-wasm.c compiled by build-libcxx.sh"]}
+]
+JSON
 log "done: $PREFIX_EH"

@@ -38,6 +38,7 @@ NINJA_VERSION=1.13.2
 CLANG=clang-19
 SYSROOT=$BUILD/sysroot
 PREFIX=$BUILD/prefix
+PREFIX_EH=${PREFIX_EH:-$BUILD/prefix-eh}   # libc++ with exceptions (build-libcxx.sh)
 PYINC="-I$BUILD/cpython/Include -I$BUILD/cpython/builddir/wasi"
 OPT_CFLAGS=${OPT_CFLAGS:--O2}
 WASM_FEATURES="-mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals"
@@ -69,8 +70,8 @@ check_sha() {
   fi
 }
 
-for f in "$BUILD/cpython/builddir/wasi/pyconfig.h" "$BUILD/cpython/Include/Python.h"; do
-  [ -f "$f" ] || { echo "missing $f: configure CPython first (build-runtime.sh)" >&2; exit 1; }
+for f in "$BUILD/cpython/builddir/wasi/pyconfig.h" "$BUILD/cpython/Include/Python.h" "$PREFIX_EH/lib/libc++.a"; do
+  [ -f "$f" ] || { echo "missing $f: build libc++ and configure CPython first (build-runtime.sh)" >&2; exit 1; }
 done
 
 log "numpy $NUMPY_VERSION: sources and host tools"
@@ -125,13 +126,19 @@ cp "$HERE/pybox_simd.h" "$SRC/numpy/_core/src/umath/"
 # the sum/prod/cumsum accumulators are int64 as on 64-bit Linux; intp
 # (indexing, argsort, nonzero) stays 32-bit. See docs/runtime-bundle.md.
 (cd "$SRC" && patch -p1 -s < "$HERE/default-int64.patch")
+# ...and C code asking for intp (or C long) with the safe casting rule
+# (np.repeat's counts, RandomState, PyArray_FROM_OTF in extensions) accepts
+# default integers whose values fit (scripts/numpy/index-narrowing.patch).
+(cd "$SRC" && patch -p1 -s < "$HERE/index-narrowing.patch")
 
 log "numpy: meson setup (cross wasm32-wasi)"
 sed "s#@SYSROOT@#$SYSROOT#g" "$HERE/wasm32-wasi.cross.in" > "$BUILD/numpy-cross.txt"
 # The -I flags in c_args make meson's configure checks (sizeof Py_intptr_t,
 # Python.h symbols) see the wasm pyconfig.h. clang-19 C++: CPython 3.11's
 # WASI pthread stubs header uses C's `restrict`; numpy's C++ uses
-# try/catch/throw in three files (see cxa_throw_abort.c).
+# try/catch/throw in three files: -fignore-exceptions (no landing pads; a
+# throw, only on internal errors or allocation failure, unwinds to the host
+# and the instance is discarded; docs/runtime-bundle.md, "C++ exceptions").
 # -ffile-prefix-map: no build paths in the objects (assert messages).
 NP_CFLAGS="$PYINC $OPT_CFLAGS $WASM_FEATURES $NP_SIMD -ffile-prefix-map=$BUILD=/pybox-build"
 NP_CXXFLAGS="$NP_CFLAGS -Drestrict=__restrict -fignore-exceptions"
@@ -184,12 +191,9 @@ for m in $MODULES; do entries+=("${m//\//.}=PyInit_${m##*/}"); done
 "$HERE/extmod/gen-extmod.sh" _pybox_ext_numpy "$NB/_pybox_ext_numpy.c" "${entries[@]}"
 $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES $PYINC \
   -ffile-prefix-map="$BUILD"=/pybox-build -I"$HERE/extmod" -c "$NB/_pybox_ext_numpy.c" -o "$NB/_pybox_ext_numpy.o"
-$CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES \
-  -c "$HERE/cxa_throw_abort.c" -o "$NB/cxa_throw_abort.o"
 {
   echo "CREATE $PREFIX/lib/libnumpy.a"
   echo "ADDMOD $NB/_pybox_ext_numpy.o"
-  echo "ADDMOD $NB/cxa_throw_abort.o"
   awk -v nb="$NB" '$1=="obj"{print "ADDMOD " nb "/" $2} $1=="lib"{print "ADDLIB " nb "/" $2}' "$NB/pybox-inputs.txt"
   echo "SAVE"; echo "END"
 } > "$NB/libnumpy.mri"
@@ -209,16 +213,19 @@ cp "$NB/numpy/__config__.py" "$SP/numpy/__config__.py"
 cp "$SRC/LICENSE.txt" "$SP/numpy/LICENSE.txt"
 cp "$HERE/extmod/_pybox_extfinder.py" "$HERE/extmod/pybox-ext.pth" "$SP/"
 
-# libc++/libc++abi: numpy's C++ (sorting, string ufuncs, pocketfft); python's
-# link is driven by clang (C), which does not add them. long double printf
-# (numpy formats np.longdouble through libc in places).
-echo "_pybox_ext_numpy -L$PREFIX/lib -lnumpy -lc++ -lc++abi -lc-printscan-long-double" > "$BUILD/setup-numpy.local"
+# libc++: numpy's C++ (sorting, string ufuncs, pocketfft); python's link is
+# driven by clang (C), which does not add it. It is the exception-enabled
+# libc++ of build-libcxx.sh (libc++abi and libunwind merged in), the one
+# libc++ of python.wasm: matplotlib's C++ needs its exceptions, and
+# numpy's objects (ABI v2, same LLVM release) link against it unchanged.
+# long double printf (numpy formats np.longdouble through libc in places).
+echo "_pybox_ext_numpy -L$PREFIX/lib -lnumpy -L$PREFIX_EH/lib -lc++ -lc-printscan-long-double" > "$BUILD/setup-numpy.local"
 
 cat > "$BUILD/manifest-numpy.json" <<JSON
 [
  {"name": "numpy", "version": "$NUMPY_VERSION", "source": "PyPI sdist", "file": "$NUMPY_SDIST", "sha256": "$NUMPY_SHA256",
   "license": "BSD-3-Clause AND 0BSD AND MIT AND Zlib AND CC0-1.0 (numpy/LICENSE.txt; bundled lapack_lite and pocketfft: BSD-3-Clause)",
-  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/wasm32-fixes.patch", "scripts/numpy/wasi-file-dup.patch", "scripts/numpy/matmul-rows.patch", "scripts/numpy/simd-loops.patch", "scripts/numpy/pybox_simd.h", "scripts/numpy/default-int64.patch", "scripts/numpy/cxa_throw_abort.c", "mtrand symbol renaming (build-numpy.sh)"],
+  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/wasm32-fixes.patch", "scripts/numpy/wasi-file-dup.patch", "scripts/numpy/matmul-rows.patch", "scripts/numpy/simd-loops.patch", "scripts/numpy/pybox_simd.h", "scripts/numpy/default-int64.patch", "scripts/numpy/index-narrowing.patch", "mtrand symbol renaming (build-numpy.sh)"],
   "modules": "$(echo $MODULES | tr / .)",
   "build_tools": {"meson": "numpy's vendored meson", "cython": "$CYTHON_VERSION", "ninja": "$NINJA_VERSION"},
   "flags": {"cflags": "$OPT_CFLAGS $WASM_FEATURES $NP_SIMD", "cxxflags": "-fignore-exceptions -Drestrict=__restrict",

@@ -22,7 +22,7 @@
 # pandas._libs.window.aggregations and the CSV tokenizer (with fast_float)
 # are C++: compiled with -fignore-exceptions like numpy's C++ (none of
 # pandas' own C++ throws; libc++ would only on allocation failure, which
-# aborts, see scripts/numpy/cxa_throw_abort.c). The rolling-moments kernel
+# then unwinds to the host and the instance is discarded). The rolling-moments kernel
 # is pandas' scalar one (its SIMD variants are for SSE2/NEON only).
 set -euo pipefail
 
@@ -98,11 +98,21 @@ if [ ! -f "$BUILD/src/$PANDAS_SDIST" ]; then
 fi
 check_sha "$BUILD/src/$PANDAS_SDIST" "$PANDAS_SHA256"
 want_tools="Cython==$CYTHON_VERSION meson==$MESON_VERSION ninja==$NINJA_VERSION versioneer==$VERSIONEER_VERSION"
-if [ ! -x "$TOOLS/bin/cython" ] || [ "$("$TOOLS/bin/pip" freeze 2>/dev/null | tr '\n' ' ' | sed 's/ $//')" != "$want_tools" ]; then
+# Cython's buffer utility code gets scripts/pandas/cython-intp-buffers.patch:
+# on wasm32 numpy's default integer (int64) is wider than intp, and pandas
+# passes default-integer arrays to read-only intp_t buffers in many places
+# (64-bit platforms cannot tell the two apart); they are converted when every
+# value fits. The venv is rebuilt when the patch changes.
+cy_patch=$HERE/cython-intp-buffers.patch
+if [ ! -x "$TOOLS/bin/cython" ] || [ "$("$TOOLS/bin/pip" freeze 2>/dev/null | tr '\n' ' ' | sed 's/ $//')" != "$want_tools" ] \
+   || [ "$(cat "$TOOLS/pybox-cython-patch.sha256" 2>/dev/null)" != "$(sha "$cy_patch")" ]; then
   rm -rf "$TOOLS"
   /usr/bin/python3.11 -m venv "$TOOLS"
   "$TOOLS/bin/pip" install -q "cython==$CYTHON_VERSION" "meson==$MESON_VERSION" "ninja==$NINJA_VERSION" \
     "versioneer==$VERSIONEER_VERSION" >&2
+  cy_dir=$("$TOOLS/bin/python" -c 'import Cython, os; print(os.path.dirname(os.path.dirname(Cython.__file__)))')
+  patch -d "$cy_dir" -p1 -s --no-backup-if-mismatch < "$cy_patch"
+  sha "$cy_patch" > "$TOOLS/pybox-cython-patch.sha256"
 fi
 export PATH=$TOOLS/bin:$PATH
 
@@ -177,14 +187,9 @@ for m in $MODULES; do entries+=("${m//\//.}=PyInit_${m##*/}"); done
 "$ROOT/scripts/numpy/extmod/gen-extmod.sh" _pybox_ext_pandas "$W/_pybox_ext_pandas.c" "${entries[@]}"
 $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES $PYINC \
   -ffile-prefix-map="$BUILD"=/pybox-build -I"$ROOT/scripts/numpy/extmod" -c "$W/_pybox_ext_pandas.c" -o "$W/_pybox_ext_pandas.o"
-# The C++ throw stub (also in libnumpy.a; an archive member is only taken
-# when still undefined, so the two copies never clash).
-$CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES \
-  -c "$ROOT/scripts/numpy/cxa_throw_abort.c" -o "$W/cxa_throw_abort.o"
 {
   echo "CREATE $PREFIX/lib/libpandas.a"
   echo "ADDMOD $W/_pybox_ext_pandas.o"
-  echo "ADDMOD $W/cxa_throw_abort.o"
   awk -v pb="$PB" '$1=="obj"{print "ADDMOD " pb "/" $2} $1=="lib"{print "ADDLIB " pb "/" $2}' "$PB/pybox-inputs.txt"
   echo "SAVE"; echo "END"
 } > "$W/libpandas.mri"
@@ -207,7 +212,8 @@ cp "$SRC/LICENSE" "$SP/pandas/LICENSE"
 mkdir -p "$SP/pandas/LICENSES" && cp "$SRC"/LICENSES/* "$SP/pandas/LICENSES/"
 cp "$ROOT/scripts/numpy/extmod/_pybox_extfinder.py" "$ROOT/scripts/numpy/extmod/pybox-ext.pth" "$SP/"
 
-echo "_pybox_ext_pandas -L$PREFIX/lib -lpandas -lc++ -lc++abi" > "$BUILD/setup-pandas.local"
+# libc++: the exception-enabled one of build-libcxx.sh (see build-numpy.sh).
+echo "_pybox_ext_pandas -L$PREFIX/lib -lpandas -L$BUILD/prefix-eh/lib -lc++" > "$BUILD/setup-pandas.local"
 
 cat > "$BUILD/manifest-pandas.json" <<JSON
 [
@@ -216,7 +222,7 @@ cat > "$BUILD/manifest-pandas.json" <<JSON
   "modules": "$(echo $MODULES | tr / .)",
   "build_tools": {"meson": "$MESON_VERSION", "cython": "$CYTHON_VERSION", "ninja": "$NINJA_VERSION", "versioneer": "$VERSIONEER_VERSION"},
   "built_against": "numpy from scripts/build-numpy.sh (wasm32 headers)",
-  "patches": ["scripts/pandas/wasi-imports.patch", "scripts/pandas/np_datetime_rename.h"],
+  "patches": ["scripts/pandas/wasi-imports.patch", "scripts/pandas/np_datetime_rename.h", "scripts/pandas/cython-intp-buffers.patch"],
   "flags": {"cflags": "$OPT_CFLAGS $WASM_FEATURES", "cxxflags": "-fignore-exceptions -Drestrict=__restrict", "meson": "-Dbuildtype=release"},
   "archive": {"file": "prefix/lib/libpandas.a", "sha256": "$(sha "$PREFIX/lib/libpandas.a")"}}
 ]

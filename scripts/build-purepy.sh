@@ -31,7 +31,9 @@ while read -r file sha license; do
     rest=${file#"$name"-}
     version=${rest%%-*}; version=${version%.tar.gz}
     if [[ "$file" == *.whl ]]; then
-      python3 -m pip download -q --no-deps --only-binary=:all: -d "$SRC" "$name==$version"
+      # --platform any: the py3-none-any wheel even where the project also
+      # publishes compiled ones for the build machine (fonttools).
+      python3 -m pip download -q --no-deps --only-binary=:all: --platform any -d "$SRC" "$name==$version"
     else
       python3 -m pip download -q --no-deps --no-binary=:all: -d "$SRC" "$name==$version"
     fi
@@ -77,18 +79,23 @@ for p in "$ROOT"/scripts/purepy/patches/*.patch; do
 done
 
 # dist-info for the packages linked into python.wasm.
-for m in "$BUILD"/manifest-numpy.json "$BUILD"/manifest-pillow.json "$BUILD"/manifest-lxml.json "$BUILD"/manifest-pandas.json; do
+for m in "$BUILD"/manifest-numpy.json "$BUILD"/manifest-pillow.json "$BUILD"/manifest-lxml.json \
+         "$BUILD"/manifest-matplotlib.json "$BUILD"/manifest-pandas.json; do
   [ -f "$m" ] || continue
   python3 - "$m" "$OUT" <<'PY'
 import json, os, sys
 entries = json.load(open(sys.argv[1]))
-e = entries[0]  # the package itself comes first; C libraries follow
-name = {"pillow": "Pillow"}.get(e["name"], e["name"])
-d = os.path.join(sys.argv[2], f"{name}-{e['version']}.dist-info")
-os.makedirs(d, exist_ok=True)
-with open(os.path.join(d, "METADATA"), "w") as f:
-    f.write(f"Metadata-Version: 2.1\nName: {name}\nVersion: {e['version']}\nLicense: {e.get('license', '')}\n"
-            "Summary: built into pybox's python.wasm\n")
+# The package itself comes first; C libraries follow. Other Python packages
+# of the same build (contourpy, kiwisolver with matplotlib) list "modules".
+for i, e in enumerate(entries):
+    if i > 0 and "modules" not in e:
+        continue
+    name = {"pillow": "Pillow"}.get(e["name"], e["name"])
+    d = os.path.join(sys.argv[2], f"{name}-{e['version']}.dist-info")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "METADATA"), "w") as f:
+        f.write(f"Metadata-Version: 2.1\nName: {name}\nVersion: {e['version']}\nLicense: {e.get('license', '')}\n"
+                "Summary: built into pybox's python.wasm\n")
 PY
 done
 echo "${manifest%,}]" > "$BUILD/manifest-purepy.json"

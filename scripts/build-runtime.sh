@@ -6,8 +6,10 @@
 #   scripts/build-runtime.sh            # all stages, ~10 min on 2 cores
 #   scripts/build-runtime.sh package    # re-run only the packaging stage
 #
-# Stages: sources -> zlib -> compress -> sqlite -> cpython -> package.
-# compress builds libbz2 and liblzma (scripts/build-compress.sh) for the _bz2
+# Stages: sources -> zlib -> compress -> sqlite -> libcxx -> cpython -> package.
+# libcxx builds libc++/libc++abi/libunwind with C++ exceptions
+# (scripts/build-libcxx.sh, into $PYBOX_BUILD_DIR/prefix-eh), the libc++
+# every package links against (matplotlib's C++ needs exceptions). compress builds libbz2 and liblzma (scripts/build-compress.sh) for the _bz2
 # and _lzma modules, sqlite builds libsqlite3 (scripts/build-sqlite.sh) for
 # _sqlite3; CPython's configure finds them. The cpython stage also builds
 # the bundled extension packages ($PACKAGES: scripts/build-<pkg>.sh) between
@@ -60,11 +62,11 @@ STACK_SIZE=${STACK_SIZE:-8388608}
 # Extension packages linked into python.wasm, each built by
 # scripts/build-<name>.sh against the configured CPython tree (in this
 # order: pandas compiles against the numpy headers numpy's build made).
-# pandas is not in the committed bundle yet: with numpy's 64-bit default
-# integer next to a 32-bit intp, pandas' Cython code typed intp_t receives
-# int64 arrays and groupby/pivot_table fail (docs/runtime-bundle.md, pandas).
-# Build it with PACKAGES="numpy pillow lxml pandas".
-PACKAGES=${PACKAGES-numpy pillow lxml}
+# pandas needs numpy's index-narrowing patch and its own Cython patch to
+# work with numpy's 64-bit default integer (docs/runtime-bundle.md, pandas).
+# matplotlib (with contourpy, kiwisolver, Qhull) needs numpy's headers and
+# Pillow's FreeType, so it comes after both.
+PACKAGES=${PACKAGES-numpy pillow lxml pandas matplotlib}
 # python.wasm's execution model: a reactor with the entry points of
 # scripts/cpython/_pyboxmodule.c (pybox_boot, pybox_serve).
 REACTOR_LDFLAGS="-mexec-model=reactor -Wl,--export=__stack_pointer"
@@ -119,6 +121,10 @@ stage_compress() {
 
 stage_sqlite() {
   PYBOX_BUILD_DIR=$BUILD JOBS=$JOBS OPT_CFLAGS=$OPT_CFLAGS "$ROOT/scripts/build-sqlite.sh"
+}
+
+stage_libcxx() {
+  PYBOX_BUILD_DIR=$BUILD JOBS=$JOBS "$ROOT/scripts/build-libcxx.sh"
 }
 
 stage_cpython() {
@@ -264,7 +270,7 @@ write_manifest() {
   "sources": [
     {"name": "cpython", "version": "$PY_VERSION", "debian_source": "$PY_DEB_SRC", "file": "$PY_ORIG", "sha256": "$PY_ORIG_SHA256", "license": "PSF-2.0", "patches": ["scripts/cpython/pybox.patch", "scripts/cpython/_pyboxmodule.c"]},
     {"name": "zlib", "version": "$ZLIB_VERSION", "debian_source": "$ZLIB_DEB_SRC", "file": "$ZLIB_ORIG", "sha256": "$ZLIB_ORIG_SHA256", "license": "Zlib"}$(
-    for m in $BUILD/compress-manifest.json $BUILD/sqlite-manifest.json $(for pkg in $PACKAGES; do echo "$BUILD/manifest-$pkg.json"; done) $( [ "${PUREPY:-1}" = 1 ] && echo "$BUILD/manifest-purepy.json"); do python3 -c 'import json,sys; print("".join(", " + json.dumps(e) for e in json.load(open(sys.argv[1]))), end="")' "$m"; done)
+    for m in $BUILD/compress-manifest.json $BUILD/sqlite-manifest.json $BUILD/libcxx-manifest.json $(for pkg in $PACKAGES; do echo "$BUILD/manifest-$pkg.json"; done) $( [ "${PUREPY:-1}" = 1 ] && echo "$BUILD/manifest-purepy.json"); do python3 -c 'import json,sys; print("".join(", " + json.dumps(e) for e in json.load(open(sys.argv[1]))), end="")' "$m"; done)
   ],
   "toolchain": {"cc": "$($CLANG --version | head -1)", "cc_sjlj": "$(clang-22 --version 2>/dev/null | head -1)", "wasi_libc": "$(dpkg-query -W -f='${Version}' wasi-libc)", "build_python": "$(/usr/bin/python3.11 -V 2>&1)"},
   "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "cpython_opt": "$PY_OPT_CFLAGS", "stack_size": $STACK_SIZE, "ldflags_python": "$REACTOR_LDFLAGS", "loop_yield": $LOOP_YIELD, "loopguard": "$(sed -e "s#$BUILD#<build>#g" -e 's/  */ /g' "$BUILD/loopguard.log" | paste -sd ';' - | sed -e 's/;/; /g' -e 's/"/\\"/g')"},
@@ -277,5 +283,5 @@ write_manifest() {
 JSON
 }
 
-stages=${*:-sources zlib compress sqlite cpython package}
+stages=${*:-sources zlib compress sqlite libcxx cpython package}
 for s in $stages; do "stage_$s"; done

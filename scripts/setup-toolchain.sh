@@ -28,6 +28,6 @@ apt-get update -q
 apt-get install -y -q --no-install-recommends \
   clang-19 lld-19 llvm-19 wasi-libc libclang-rt-19-dev-wasm32 \
   clang-22 libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 \
-  python3.11 python3.11-dev python3.11-venv python3-pip dpkg-dev make cmake pkg-config \
+  python3.11 python3.11-dev python3.11-venv python3-pip dpkg-dev make cmake ninja-build pkg-config \
   zstd xz-utils bzip2 ca-certificates file tcl
 echo "toolchain ready: $(clang-19 --version | head -1)"

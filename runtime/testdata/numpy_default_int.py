@@ -58,3 +58,26 @@ print("2d", np.arange(12).reshape(3, 4)[np.array([0, 2]), np.array([1, 3])].toli
 s = np.array(["ab", "hello", ""])
 print("strings", np.strings.str_len(s).tolist(), np.strings.str_len(s).dtype, np.strings.find(s, "l").tolist(),
       np.strings.count(s, "l").tolist(), np.char.expandtabs(np.array(["a\tb"]), 4).tolist())
+
+# C code asking for intp (or C long) with the safe rule takes default
+# integers whose values fit (scripts/numpy/index-narrowing.patch) and names
+# a value that does not.
+counts = np.array([1, 0, 2])
+print("narrowing", np.repeat([5, 6, 7], counts).tolist(), np.repeat(np.arange(2), np.int64(2)).tolist(),
+      np.random.RandomState(0).binomial(np.array([10, 20]), 0.5).tolist(),
+      np.bincount(np.array([0, 2, 2]), minlength=np.int64(4)).tolist())
+try:
+    np.repeat([1, 2], np.array([1, 2**40]))
+except OverflowError as e:
+    print("narrowing overflow", "1099511627776" in str(e), "32-bit index" in str(e))
+# Values beyond 32 bits never wrap to a valid-looking index.
+big = np.array([2**32 + 1])
+refused = []
+for name, f in [("fancy", lambda: a[big]), ("take", lambda: np.take(a, big)), ("put", lambda: np.put(a.copy(), big, 5)),
+                ("repeat", lambda: np.repeat(a[:1], big)), ("reduceat", lambda: np.add.reduceat(a, np.array([0, 2**32 + 1]))),
+                ("choose", lambda: np.choose(np.array([2**32]), [[1], [2]])), ("2d", lambda: a.reshape(2, 5)[0, big])]:
+    try:
+        f()
+    except (OverflowError, IndexError):
+        refused.append(name)
+print("no wrap", refused)

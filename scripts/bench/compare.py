@@ -27,10 +27,14 @@ print(f"{'benchmark':<10}{'native ms':>10}" + "".join(f"{n + ' ms':>12}{'ratio':
 for k in nat:
     line = f"{k:<10}{nat[k] * 1e3:>10.1f}"
     for _, r in rows:
-        line += f"{r[k] * 1e3:>12.1f}{r[k] / nat[k]:>7.2f}"
+        if k in r:
+            line += f"{r[k] * 1e3:>12.1f}{r[k] / nat[k]:>7.2f}"
+        else:
+            line += f"{'-':>12}{'-':>7}"  # not run on that side
     print(line)
 line = f"{'geomean':<10}{'':>10}"
 for _, r in rows:
-    gm = math.exp(sum(math.log(r[k] / nat[k]) for k in nat) / len(nat))
+    common = [k for k in nat if k in r]
+    gm = math.exp(sum(math.log(r[k] / nat[k]) for k in common) / len(common))
     line += f"{'':>12}{gm:>7.2f}"
 print(line)

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# pandas.sh — the pandas kernels of issue 12 in pybox vs native pandas (the
-# same version's wheel in a venv), interleaved rounds, best per kernel.
+# pandas.sh — the analyst kernels of issue 12 (pandas, matplotlib) in pybox vs
+# native (the same versions' wheels in a venv), interleaved rounds, best per
+# kernel. savefig runs when both sides have matplotlib.
 #
-#   python3.11 -m venv /tmp/venv-native && /tmp/venv-native/bin/pip install pandas==3.1.1
+#   python3.11 -m venv /tmp/venv-native
+#   /tmp/venv-native/bin/pip install pandas==3.1.1 matplotlib==3.10.7
 #   NATIVE=/tmp/venv-native/bin/python bash scripts/bench/pandas.sh
 #
 # The native side is pandas' wheel (numpy with SIMD, -O3 C); pybox's is the

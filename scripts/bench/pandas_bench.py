@@ -1,6 +1,8 @@
-# pandas kernels of issue 12 (read_csv of 1,000,000 rows x 10 columns, a
-# groupby-agg on it, a merge of two 1M-row frames), run the same way natively
-# (pandas' wheel in a venv) and inside pybox by scripts/bench/pandas.sh.
+# The analyst kernels of issue 12 (read_csv of 1,000,000 rows x 10 columns, a
+# groupby-agg on it, a merge of two 1M-row frames and, where matplotlib is
+# installed, savefig of a 2x2 figure with 10,000 points per axes), run the
+# same way natively (the wheels in a venv) and inside pybox by
+# scripts/bench/pandas.sh.
 #
 #   pandas_bench.py gen PATH            # write the CSV (once, natively)
 #   pandas_bench.py run PATH [REPEAT]   # one JSON object: best wall times, s
@@ -64,6 +66,28 @@ def run(path, repeat):
         assert len(m) == N
 
     out["merge"] = best(merge, repeat)
+    try:
+        import matplotlib
+    except ImportError:
+        matplotlib = None
+    if matplotlib is not None:
+        matplotlib.use("Agg")
+        import io
+
+        import matplotlib.pyplot as plt
+
+        pts = np.random.default_rng(2).normal(size=(4, 2, 10_000))
+
+        def savefig():
+            fig, axes = plt.subplots(2, 2, figsize=(8, 6))
+            for ax, (x, y) in zip(axes.flat, pts):
+                ax.plot(x, y, ".", markersize=2)
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png", dpi=100)
+            plt.close(fig)
+            assert buf.getvalue()[:4] == b"\x89PNG"
+
+        out["savefig"] = best(savefig, repeat)
     print(json.dumps(out))
 
 
