@@ -26,6 +26,16 @@ RULES = [
     ("pandas' test builds its expected index with dtype intp (int32 here) where "
      "pandas gives the default integer (int64, as on 64-bit Linux)",
      r"Attribute \"dtype\" are different \[left\]: int64 \[right\]: int32"),
+    ("bundle bug: pandas' Jinja templates (pandas/io/formats/templates/*.tpl) "
+     "are not shipped (build-pandas.sh copies only .py files), so "
+     "DataFrame.style and to_latex fail",
+     r"TemplateNotFound: '[a-z_]+\.tpl'"),
+    ("pandas' test expects a 32-bit platform's result (IS64 is False on wasm32) "
+     "where pandas gives the 64-bit default integer's, as on 64-bit Linux",
+     r"Attribute \"dtype\" are different \[left\]: U?Int64 \[right\]: U?Int32"
+     r"|XPASS\(strict\)\] Passes int32 values to DatetimeArray in make_na_array"),
+    ("network test: pytest-localserver's httpserver fixture is not installed "
+     "(and WASI has no sockets)", r"fixture 'httpserver' not found"),
     ("pandas test data file not in the pandas sdist",
      r"Could not find file /pandas-src/.*--no-strict-data-files"),
     ("numpy bug on wasm32: a C method defined with the wrong parameter count "
