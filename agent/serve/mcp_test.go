@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"io"
 	"net/http"
@@ -376,5 +377,45 @@ func TestFigureAsMCPImage(t *testing.T) {
 		t.Fatalf("download: %d", st)
 	} else if _, err := png.Decode(bytes.NewReader(data)); err != nil {
 		t.Fatalf("downloaded figure: %v", err)
+	}
+}
+
+// Parallel tools/call requests on one MCP session that share no
+// interpreter run at the same time: each guest waits (for at most 20 s,
+// inside the guest) until all three have started, which calls served one
+// after another never do.
+func TestMCPParallelCallsOnOneSession(t *testing.T) {
+	s := newServer(t, func(c *Config) { c.MaxConcurrent = 3 })
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	cs := connectHTTP(t, ts.URL+"/mcp", "")
+	names := []string{"a", "b", "c"}
+	results := make([]*mcp.CallToolResult, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, n := range names {
+		code := fmt.Sprintf("import os, time\nopen('/tmp/bar-%s', 'w').close()\nd = time.time() + 20\n"+
+			"while not all(os.path.exists('/tmp/bar-' + n) for n in 'abc') and time.time() < d:\n    time.sleep(0.01)\n"+
+			"print('met' if time.time() < d else 'alone')", n)
+		args := map[string]any{"code": code}
+		if i > 0 {
+			args["session_id"] = "s" + n
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			results[i], errs[i] = cs.CallTool(ctx, &mcp.CallToolParams{Name: "execute_python", Arguments: args})
+		}()
+	}
+	wg.Wait()
+	for i, n := range names {
+		if errs[i] != nil {
+			t.Fatalf("call %s: %v", n, errs[i])
+		}
+		if got := text(results[i]); !strings.Contains(got, "met") {
+			t.Errorf("call %s ran alone: %s", n, got)
+		}
 	}
 }
