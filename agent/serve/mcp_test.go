@@ -394,8 +394,8 @@ func TestMCPParallelCallsOnOneSession(t *testing.T) {
 	errs := make([]error, len(names))
 	var wg sync.WaitGroup
 	for i, n := range names {
-		code := fmt.Sprintf("import os, time\nopen('/tmp/bar-%s', 'w').close()\nd = time.time() + 20\n"+
-			"while not all(os.path.exists('/tmp/bar-' + n) for n in 'abc') and time.time() < d:\n    time.sleep(0.01)\n"+
+		code := fmt.Sprintf("import os, time\nopen('/output/bar-%s', 'w').close()\nd = time.time() + 20\n"+
+			"while not all(os.path.exists('/output/bar-' + n) for n in 'abc') and time.time() < d:\n    time.sleep(0.01)\n"+
 			"print('met' if time.time() < d else 'alone')", n)
 		args := map[string]any{"code": code}
 		if i > 0 {

@@ -4,24 +4,26 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pybox-dev/pybox/agent/tools"
 )
 
-// barrierCode is guest code that announces itself in /tmp, waits (inside
-// the guest, for at most 15 s) until every one of names has, writes
+// barrierCode is guest code that announces itself in /output (bar-<me>), waits (inside
+// the guest, for at most 45 s) until every one of names (one letter each) has, writes
 // /output/<me>.txt and is refused a write outside the mounts under its own
 // name. Calls that ran one after another never all meet: the first times
 // out.
 func barrierCode(me string, names []string) string {
 	return fmt.Sprintf(`
 import os, time
-open('/tmp/bar-%[1]s', 'w').close()
-deadline = time.time() + 15
-while not all(os.path.exists('/tmp/bar-' + n) for n in %[2]q):
+open('/output/bar-%[1]s', 'w').close()
+deadline = time.time() + 45
+while not all(os.path.exists('/output/bar-' + n) for n in %[2]q):
     if time.time() > deadline:
         raise TimeoutError('the other calls never ran at the same time')
     time.sleep(0.01)
@@ -31,14 +33,14 @@ try:
 except OSError:
     pass
 print('met')
-`, me, names)
+`, me, strings.Join(names, ""))
 }
 
 // Calls that share no interpreter run at the same time, and each reports
 // only the /output file its own code wrote and the refusal its own code
 // met.
 func TestParallelCallsRunConcurrentlyAndKeepTheirOwnFiles(t *testing.T) {
-	b, _ := newBox(t, nil)
+	b, _ := newBox(t, func(c *tools.Config) { c.Limits.Timeout = 60 * time.Second })
 	cases := []struct{ name, session string }{
 		{"a", ""},
 		{"b", "sb"},
@@ -67,10 +69,15 @@ func TestParallelCallsRunConcurrentlyAndKeepTheirOwnFiles(t *testing.T) {
 		}
 		er := out[i].res.Structured.(*tools.ExecResult)
 		if er.Status != "ok" || !strings.Contains(er.Stdout, "met") {
-			t.Fatalf("call %s did not meet the others: %s", c.name, out[i].res.Text())
+			t.Errorf("call %s did not meet the others: %s", c.name, out[i].res.Text())
+			continue
 		}
-		if len(er.Files) != 1 || er.Files[0].Path != "/output/"+c.name+".txt" {
-			t.Errorf("call %s reports files %+v, want only its own /output/%s.txt", c.name, er.Files, c.name)
+		var files []string
+		for _, f := range er.Files {
+			files = append(files, f.Path)
+		}
+		if want := []string{"/output/bar-" + c.name, "/output/" + c.name + ".txt"}; !slices.Equal(files, want) {
+			t.Errorf("call %s reports files %q, want only its own %q", c.name, files, want)
 		}
 		if len(er.Denials) != 1 || !strings.Contains(er.Denials[0], "/refused-"+c.name) {
 			t.Errorf("call %s reports refusals %q, want only its own /refused-%s", c.name, er.Denials, c.name)
@@ -85,11 +92,11 @@ func TestSessionCallsStayInOrder(t *testing.T) {
 	b, _ := newBox(t, nil)
 	first := make(chan *tools.Result, 1)
 	go func() {
-		r, _ := b.Call(context.Background(), "execute_python", json.RawMessage(`{"session_id": "s", "code": "import os, time\nopen('/tmp/first-started', 'w').close()\nd = time.time() + 15\nwhile not os.path.exists('/tmp/release') and time.time() < d:\n    time.sleep(0.01)\nx = 'set by the first call'\nprint('first done', os.path.exists('/tmp/release'))"}`))
+		r, _ := b.Call(context.Background(), "execute_python", json.RawMessage(`{"session_id": "s", "code": "import os, time\nopen('/output/first-started', 'w').close()\nd = time.time() + 15\nwhile not os.path.exists('/output/release') and time.time() < d:\n    time.sleep(0.01)\nx = 'set by the first call'\nprint('first done', os.path.exists('/output/release'))"}`))
 		first <- r
 	}()
 	// Wait (in another interpreter) until the first call runs.
-	r := call(t, b, "execute_python", `{"code": "import os, time\nd = time.time() + 15\nwhile not os.path.exists('/tmp/first-started') and time.time() < d:\n    time.sleep(0.01)\nprint(os.path.exists('/tmp/first-started'))"}`)
+	r := call(t, b, "execute_python", `{"code": "import os, time\nd = time.time() + 15\nwhile not os.path.exists('/output/first-started') and time.time() < d:\n    time.sleep(0.01)\nprint(os.path.exists('/output/first-started'))"}`)
 	if !strings.Contains(r.Text(), "True") {
 		t.Fatalf("the first call never started: %s", r.Text())
 	}
@@ -98,7 +105,7 @@ func TestSessionCallsStayInOrder(t *testing.T) {
 		r, _ := b.Call(context.Background(), "execute_python", json.RawMessage(`{"session_id": "s", "code": "print(x)"}`))
 		second <- r
 	}()
-	call(t, b, "write_file", `{"path": "/tmp/release", "content": "go"}`)
+	call(t, b, "write_file", `{"path": "/output/release", "content": "go"}`)
 	if r := <-first; r == nil || !strings.Contains(r.Text(), "first done True") {
 		t.Fatalf("first call: %v", r)
 	}
