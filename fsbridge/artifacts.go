@@ -106,8 +106,9 @@ func (s *Sandbox) snapshotOutput() (map[string]fileMeta, error) {
 // files it renamed or merely touched can go past it.)
 func (s *Sandbox) Artifacts() ([]Artifact, error) { return s.runRec.artifacts() }
 
-// artifacts is Artifacts for run r. A file that changed since r began but
-// that another run wrote after r began is that run's, not r's.
+// artifacts is Artifacts for run r. For a Run (StartRun), a file that
+// changed since r began but that another run wrote after r began is that
+// run's, not r's; the Sandbox's own Artifacts lists every change.
 func (r *runRec) artifacts() ([]Artifact, error) {
 	s := r.Sandbox
 	be := s.outputBackend()
@@ -120,7 +121,7 @@ func (r *runRec) artifacts() ([]Artifact, error) {
 	s.mu.Lock()
 	others := map[string]bool{}
 	for rel, m := range s.marks {
-		if m.r != r && m.seq > r.begun && !dirty[rel] {
+		if r != s.runRec && m.r != r && m.seq > r.begun && !dirty[rel] {
 			others[rel] = true
 		}
 	}
