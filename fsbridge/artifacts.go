@@ -106,9 +106,10 @@ func (s *Sandbox) snapshotOutput() (map[string]fileMeta, error) {
 // files it renamed or merely touched can go past it.)
 func (s *Sandbox) Artifacts() ([]Artifact, error) { return s.runRec.artifacts() }
 
-// artifacts is Artifacts for run r. For a Run (StartRun), a file that
-// changed since r began but that another run wrote after r began is that
-// run's, not r's; the Sandbox's own Artifacts lists every change.
+// artifacts is Artifacts for run r. For a Run (StartRun), a changed file
+// that r did not write but another run may have been writing while r ran
+// (that run was under way after r began) is that run's, not r's; the
+// Sandbox's own Artifacts lists every change.
 func (r *runRec) artifacts() ([]Artifact, error) {
 	s := r.Sandbox
 	be := s.outputBackend()
@@ -121,7 +122,7 @@ func (r *runRec) artifacts() ([]Artifact, error) {
 	s.mu.Lock()
 	others := map[string]bool{}
 	for rel, m := range s.marks {
-		if r != s.runRec && m.r != r && m.seq > r.begun && !dirty[rel] {
+		if r != s.runRec && m.r != r && !dirty[rel] && m.wroteDuring(r) {
 			others[rel] = true
 		}
 	}

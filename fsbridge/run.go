@@ -26,6 +26,18 @@ type runRec struct {
 	outDirty map[string]bool
 	outSnap  map[string]fileMeta
 	begun    uint64 // Sandbox.seq when the run began
+	ended    uint64 // Sandbox.seq when a Run ended; 0 while it runs
+}
+
+// wroteDuring reports whether a write the mark m records may have gone on
+// after r began: m's run was still under way then. The default run
+// (BeginRun, the file tools) is not tracked as under way, so only the
+// moment of its first write counts.
+func (m mark) wroteDuring(r *runRec) bool {
+	if m.r == m.r.Sandbox.runRec {
+		return m.seq > r.begun
+	}
+	return m.r.ended == 0 || m.r.ended > r.begun
 }
 
 // mark is who last wrote an /output file, and when (Sandbox.seq).
@@ -68,5 +80,7 @@ func (r *Run) End() {
 	s := r.r.Sandbox
 	s.mu.Lock()
 	delete(s.live, r.r)
+	s.seq++
+	r.r.ended = s.seq
 	s.mu.Unlock()
 }

@@ -198,6 +198,13 @@ func (s *Sandbox) begin(r *runRec, ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	// The run's start is counted before /output is snapshotted, so that
+	// a file another run writes while the snapshot is taken counts as
+	// written after r began (see runRec.artifacts).
+	s.mu.Lock()
+	s.seq++
+	r.begun = s.seq
+	s.mu.Unlock()
 	snap, err := s.snapshotOutput()
 	if err != nil {
 		return fmt.Errorf("snapshot of /output: %w", err)
@@ -212,16 +219,12 @@ func (s *Sandbox) begin(r *runRec, ctx context.Context) error {
 	if r != s.runRec {
 		s.live[r] = true
 	}
-	s.seq++
 	s.mu.Unlock()
 	r.rmu.Lock()
 	r.ctx = ctx
 	r.outDirty = map[string]bool{}
 	r.outSnap = snap
 	r.rmu.Unlock()
-	s.mu.Lock()
-	r.begun = s.seq
-	s.mu.Unlock()
 	r.denials.reset()
 	if idle {
 		for _, m := range s.mounts {
