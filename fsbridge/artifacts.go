@@ -104,19 +104,34 @@ func (s *Sandbox) snapshotOutput() (map[string]fileMeta, error) {
 // files past it are reported with their size and media type and an empty
 // SHA256. (A run grows files by at most that much, holes included, so only
 // files it renamed or merely touched can go past it.)
-func (s *Sandbox) Artifacts() ([]Artifact, error) {
+func (s *Sandbox) Artifacts() ([]Artifact, error) { return s.runRec.artifacts() }
+
+// artifacts is Artifacts for run r. For a Run (StartRun), a changed file
+// that r did not write but another run may have been writing while r ran
+// (that run was under way after r began) is that run's, not r's; the
+// Sandbox's own Artifacts lists every change.
+func (r *runRec) artifacts() ([]Artifact, error) {
+	s := r.Sandbox
 	be := s.outputBackend()
 	if be == nil {
 		return nil, nil
 	}
+	r.rmu.Lock()
+	snap, dirty := r.outSnap, r.outDirty
+	r.rmu.Unlock()
 	s.mu.Lock()
-	snap, dirty := s.outSnap, s.outDirty
+	others := map[string]bool{}
+	for rel, m := range s.marks {
+		if r != s.runRec && m.r != r && !dirty[rel] && m.wroteDuring(r) {
+			others[rel] = true
+		}
+	}
 	s.mu.Unlock()
 	var out []Artifact
 	budget := s.limits.WriteBytes // < 0: no limit
 	err := s.walkOutput(func(rel string, fi fs.FileInfo) error {
 		old, seen := snap[rel]
-		if seen && !dirty[rel] && old == metaOf(be, rel, fi) {
+		if others[rel] || seen && !dirty[rel] && old == metaOf(be, rel, fi) {
 			return nil
 		}
 		hash := budget < 0 || fi.Size() <= budget

@@ -56,7 +56,7 @@ func (s *Sandbox) CopyToSandbox(src, dst string) (string, error) {
 		return "", s.copyErr(from, srcRel, err)
 	}
 	g := guestAbs(dst)
-	fsys := &sandboxFS{s: s}
+	fsys := &sandboxFS{s: s, r: s.runRec}
 	name := path.Base(from.gpath(srcRel))
 	if strings.HasSuffix(dst, "/") {
 		g = path.Join(g, name)
@@ -250,7 +250,7 @@ func (s *Sandbox) copyFile(fsys *sandboxFS, be backend, from *mount, srcRel, g s
 // file's content; a link to a folder, or one the guest may not follow, is
 // skipped.
 func (s *Sandbox) CopyInSandbox(src, dst string) (string, error) {
-	fsys := &sandboxFS{s: s}
+	fsys := &sandboxFS{s: s, r: s.runRec}
 	from := guestAbs(src)
 	st, errno := fsys.Stat(from)
 	if errno != 0 {

@@ -26,6 +26,7 @@ type regFile struct {
 	experimentalsys.UnimplementedFile
 
 	s     *Sandbox
+	r     *runRec // the run that opened it (set by sandboxFS.OpenFile)
 	m     *mount
 	guest string // absolute guest path, for denials
 	f     afero.File
@@ -205,7 +206,7 @@ func (f *regFile) admit(end, cost int64) experimentalsys.Errno {
 	}
 	if err := f.s.admitWrite(f.guest, end, cost); err != nil {
 		f.refused = err.Error()
-		return f.s.fail(err)
+		return f.run().fail(err)
 	}
 	return 0
 }
@@ -245,7 +246,7 @@ func (f *regFile) writeAt(buf []byte, off int64, do func() (int, error)) (int, e
 			err := deny("write", f.guest, fmt.Sprintf("is on %s, which is full (it may hold %s, the limit of bytes written per run, and holds %s); delete files there to make room",
 				f.m.guest, formatBytes(acct.limit), formatBytes(acct.allocated.Load())), experimentalsys.EIO, "ENOSPC")
 			f.refused = err.Error()
-			return 0, f.s.fail(err)
+			return 0, f.run().fail(err)
 		}
 	}
 	w, err := do()
@@ -366,7 +367,7 @@ func (f *regFile) Close() experimentalsys.Errno {
 		f.release()
 	}
 	if cerr != nil {
-		return f.s.fail(cerr)
+		return f.run().fail(cerr)
 	}
 	return errnoOf(err)
 }
@@ -478,4 +479,13 @@ func joinRel(dir, name string) string {
 		return name
 	}
 	return dir + "/" + name
+}
+
+// run is the run that opened f: its refusals and writes are recorded
+// there (the Sandbox's default run for files opened otherwise).
+func (f *regFile) run() *runRec {
+	if f.r != nil {
+		return f.r
+	}
+	return f.s.runRec
 }

@@ -19,13 +19,14 @@ import (
 type sandboxFS struct {
 	experimentalsys.UnimplementedFS
 	s *Sandbox
+	r *runRec // the run whose refusals and writes this view records
 }
 
 var _ experimentalsys.FS = (*sandboxFS)(nil)
 
 // resolve turns a path from wazero into the absolute guest path and its
 // mount (nil if none). dirOnly is set for a trailing slash.
-func (s *Sandbox) resolve(p string) (g string, dirOnly bool, m *mount, rel string, err error) {
+func (r *runRec) resolve(p string) (g string, dirOnly bool, m *mount, rel string, err error) {
 	dirOnly = strings.HasSuffix(p, "/") && strings.Trim(p, "/") != ""
 	if strings.ContainsRune(p, 0) {
 		return "", false, nil, "", syscall.EINVAL
@@ -38,14 +39,15 @@ func (s *Sandbox) resolve(p string) (g string, dirOnly bool, m *mount, rel strin
 		return "", false, nil, "", deny("access", p, "escapes the root folder", experimentalsys.EPERM, "EPERM")
 	}
 	g = guestAbs(c)
-	m, rel = s.mountFor(g)
-	s.noteRecent(g)
+	m, rel = r.mountFor(g)
+	r.noteRecent(g)
 	return g, dirOnly, m, rel, nil
 }
 
 // noteRecent remembers g as the path of the latest operation (see
 // Sandbox.Explain).
-func (s *Sandbox) noteRecent(g string) {
+func (r *runRec) noteRecent(g string) {
+	s := r
 	s.recentMu.Lock()
 	copy(s.recent[1:], s.recent[:len(s.recent)-1])
 	s.recent[0] = g
@@ -58,7 +60,8 @@ func (s *Sandbox) noteRecent(g string) {
 // and the guest joins it to its working folder, while the operation was on
 // the name below the descriptor's folder. It returns the newest recent
 // path that ends with p's last element, unless p itself comes first.
-func (s *Sandbox) recentOp(p string) (string, bool) {
+func (r *runRec) recentOp(p string) (string, bool) {
+	s := r
 	base := path.Base(p)
 	s.recentMu.Lock()
 	defer s.recentMu.Unlock()
@@ -129,7 +132,7 @@ var quietProbes = map[string]bool{"/pyvenv.cfg": true, "/pybuilddir.txt": true}
 
 // OpenFile implements experimentalsys.FS.
 func (f *sandboxFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
-	s := f.s
+	s := f.r
 	g, dirOnly, m, rel, err := s.resolve(p)
 	if err != nil {
 		return nil, s.fail(err)
@@ -182,11 +185,17 @@ func (f *sandboxFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileM
 	if err != nil {
 		return nil, s.fail(err)
 	}
+	if rf, ok := file.(*regFile); ok {
+		rf.r = f.r
+	}
+	if m.kind == kindOutput && write {
+		f.r.markOutput(rel)
+	}
 	return file, 0
 }
 
 func (f *sandboxFS) stat(p string, follow bool) (wsys.Stat_t, experimentalsys.Errno) {
-	s := f.s
+	s := f.r
 	g, dirOnly, m, rel, err := s.resolve(p)
 	if err != nil {
 		return wsys.Stat_t{}, s.fail(err)
@@ -220,7 +229,7 @@ func (f *sandboxFS) Lstat(p string) (wsys.Stat_t, experimentalsys.Errno) { retur
 
 // writeTarget resolves a path for a modifying operation.
 func (f *sandboxFS) writeTarget(op, p string) (*mount, string, experimentalsys.Errno) {
-	s := f.s
+	s := f.r
 	g, _, m, rel, err := s.resolve(p)
 	if err != nil {
 		return nil, "", s.fail(err)
@@ -246,7 +255,7 @@ func (f *sandboxFS) Mkdir(p string, perm fs.FileMode) experimentalsys.Errno {
 	if errno != 0 {
 		return errno
 	}
-	return f.s.fail(m.ops.mkdir(rel, perm))
+	return f.r.fail(m.ops.mkdir(rel, perm))
 }
 
 // Chmod implements experimentalsys.FS.
@@ -255,7 +264,7 @@ func (f *sandboxFS) Chmod(p string, perm fs.FileMode) experimentalsys.Errno {
 	if errno != 0 {
 		return errno
 	}
-	return f.s.fail(m.ops.chmod(rel, perm))
+	return f.r.fail(m.ops.chmod(rel, perm))
 }
 
 // Rmdir implements experimentalsys.FS.
@@ -265,9 +274,9 @@ func (f *sandboxFS) Rmdir(p string) experimentalsys.Errno {
 		return errno
 	}
 	if rel == "." {
-		return f.s.fail(mountPointErr("delete", m, m.guest, ""))
+		return f.r.fail(mountPointErr("delete", m, m.guest, ""))
 	}
-	return f.s.fail(m.ops.rmdir(rel))
+	return f.r.fail(m.ops.rmdir(rel))
 }
 
 // Unlink implements experimentalsys.FS.
@@ -276,7 +285,7 @@ func (f *sandboxFS) Unlink(p string) experimentalsys.Errno {
 	if errno != 0 {
 		return errno
 	}
-	return f.s.fail(m.ops.unlink(rel))
+	return f.r.fail(m.ops.unlink(rel))
 }
 
 // Utimens implements experimentalsys.FS.
@@ -285,13 +294,13 @@ func (f *sandboxFS) Utimens(p string, atim, mtim int64) experimentalsys.Errno {
 	if errno != 0 {
 		return errno
 	}
-	return f.s.fail(m.ops.utimens(rel, atim, mtim))
+	return f.r.fail(m.ops.utimens(rel, atim, mtim))
 }
 
 // twoPaths resolves the paths of a rename or link, which must be on one
 // writable mount.
 func (f *sandboxFS) twoPaths(op, from, to string) (*mount, string, string, experimentalsys.Errno) {
-	s := f.s
+	s := f.r
 	gf, _, mf, rf, err := s.resolve(from)
 	if err != nil {
 		return nil, "", "", s.fail(err)
@@ -332,9 +341,15 @@ func (f *sandboxFS) Rename(from, to string) experimentalsys.Errno {
 		return errno
 	}
 	if rf == "." || rt == "." {
-		return f.s.fail(mountPointErr("rename", m, m.gpath(rf), m.gpath(rt)))
+		return f.r.fail(mountPointErr("rename", m, m.gpath(rf), m.gpath(rt)))
 	}
-	return f.s.fail(m.ops.rename(rf, rt))
+	if err := m.ops.rename(rf, rt); err != nil {
+		return f.r.fail(err)
+	}
+	if m.kind == kindOutput {
+		f.r.markOutput(rt)
+	}
+	return 0
 }
 
 // Link implements experimentalsys.FS (hard links).
@@ -343,13 +358,13 @@ func (f *sandboxFS) Link(oldPath, newPath string) experimentalsys.Errno {
 	if errno != 0 {
 		return errno
 	}
-	return f.s.fail(m.ops.link(ro, rn))
+	return f.r.fail(m.ops.link(ro, rn))
 }
 
 // Symlink implements experimentalsys.FS. oldPath is the link's text (the
 // target) as the guest gave it; only linkName is a path to resolve.
 func (f *sandboxFS) Symlink(oldPath, linkName string) experimentalsys.Errno {
-	s := f.s
+	s := f.r
 	g, _, m, rel, err := s.resolve(linkName)
 	if err != nil {
 		return s.fail(err)
@@ -366,7 +381,7 @@ func (f *sandboxFS) Symlink(oldPath, linkName string) experimentalsys.Errno {
 
 // Readlink implements experimentalsys.FS.
 func (f *sandboxFS) Readlink(p string) (string, experimentalsys.Errno) {
-	s := f.s
+	s := f.r
 	g, _, m, rel, err := s.resolve(p)
 	if err != nil {
 		return "", s.fail(err)
@@ -389,17 +404,17 @@ func (f *sandboxFS) Readlink(p string) (string, experimentalsys.Errno) {
 // with the Sandbox's own refusals (Denials). The runtime explains them
 // itself: they are listed, not kept for Explain.
 func (f *sandboxFS) RecordDenial(op, guestPath, message, errno string) {
-	f.s.denials.record(Denial{Op: op, Path: guestPath, Message: message, Errno: errno,
+	f.r.denials.record(Denial{Op: op, Path: guestPath, Message: message, Errno: errno,
 		Reason: strings.TrimPrefix(message, op+" denied: "+guestPath+" ")}, false)
 }
 
 // Explain says why the most recent operation on guestPath was refused; see
 // Sandbox.Explain. The runtime finds it on Request.FS by interface and uses
 // it to put the reason into the guest's exception message.
-func (f *sandboxFS) Explain(guestPath string) (string, bool) { return f.s.Explain(guestPath) }
+func (f *sandboxFS) Explain(guestPath string) (string, bool) { return f.r.explain(guestPath) }
 
 // ExplainUnnamed implements runtime.UnnamedExplainer.
-func (f *sandboxFS) ExplainUnnamed() (string, bool) { return f.s.ExplainUnnamed() }
+func (f *sandboxFS) ExplainUnnamed() (string, bool) { return f.r.explainUnnamed() }
 
 // pseudoFile reports whether g names a pseudo-file such as "<string>" or
 // "<stdin>": CPython tries to open the "file" of code compiled from a string

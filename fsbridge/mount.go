@@ -210,10 +210,7 @@ func openIn(m *mount, be backend, rel string, oflag experimentalsys.Oflag, perm 
 		f.chtimes = nil
 	}
 	if m.kind == kindOutput {
-		f.onWrite = func() { m.s.markOutput(rel) }
-		if isWriteOpen(oflag) {
-			m.s.markOutput(rel)
-		}
+		f.onWrite = func() { f.run().markOutput(rel) }
 	}
 	return f, nil
 }
@@ -296,9 +293,6 @@ func (p *plainMount) rename(from, to string) error {
 	}
 	if err := p.be.rename(from, to); err != nil {
 		return p.m.hostErr("rename", from, err)
-	}
-	if p.m.kind == kindOutput {
-		p.m.s.markOutput(to)
 	}
 	return nil
 }

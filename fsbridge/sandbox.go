@@ -18,9 +18,9 @@ import (
 // refused. Hand Sandbox.FS() to the runtime as the guest's root.
 //
 // A Sandbox may serve several runs in turn (a persistent session): call
-// BeginRun before each, and read Artifacts and Denials after. Its methods
-// are safe for concurrent use, but runs sharing one Sandbox at the same
-// time share its per-run counters and artifact snapshot.
+// BeginRun before each, and read Artifacts and Denials after. Runs at the
+// same time each take their own Run (StartRun), which keeps their refusals
+// and the files they wrote apart. Its methods are safe for concurrent use.
 type Sandbox struct {
 	limits Limits
 	mounts []*mount // in policy order
@@ -30,21 +30,18 @@ type Sandbox struct {
 	synth    map[string][]string
 	tempDirs []string
 
-	denials denialLog
+	// runRec is the default run: the one BeginRun, FS, Artifacts and
+	// Denials of the Sandbox itself use.
+	*runRec
 
-	// recent are the guest paths of the latest operations, newest first
-	// (see recentOp).
-	recentMu sync.Mutex
-	recent   [4]string
-
-	mu       sync.Mutex
-	runCtx   context.Context
-	written  int64
-	created  int
-	open     int
-	outDirty map[string]bool
-	outSnap  map[string]fileMeta
-	closed   bool
+	mu      sync.Mutex
+	written int64 // by the runs since the Sandbox was last idle
+	created int
+	open    int
+	closed  bool
+	live    map[*runRec]bool // runs started with StartRun and not ended
+	seq     uint64           // counts BeginRun, StartRun and markOutput
+	marks   map[string]mark  // who last wrote each /output file
 }
 
 // New builds a Sandbox from p: it checks the policy, opens the host
@@ -54,7 +51,8 @@ func New(p Policy) (*Sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Sandbox{limits: p.Limits.withDefaults(), synth: map[string][]string{}, outDirty: map[string]bool{}}
+	s := &Sandbox{limits: p.Limits.withDefaults(), synth: map[string][]string{}, live: map[*runRec]bool{}, marks: map[string]mark{}}
+	s.runRec = &runRec{Sandbox: s, outDirty: map[string]bool{}}
 	ok := false
 	defer func() {
 		if !ok {
@@ -186,44 +184,79 @@ func (s *Sandbox) Close() error {
 
 // FS returns the filesystem to hand the runtime as the guest's root
 // (runtime.Request.FS). Every path the guest uses goes through it.
-func (s *Sandbox) FS() experimentalsys.FS { return &sandboxFS{s: s} }
+func (s *Sandbox) FS() experimentalsys.FS { return &sandboxFS{s: s, r: s.runRec} }
 
-// BeginRun starts a run: it resets the per-run limits (bytes written,
-// files created) and the denial log, snapshots /output so that Artifacts
-// can tell what the run created or changed, and sets the context fetchers
-// get (cancel it to abort a slow fetch when the run is interrupted).
-func (s *Sandbox) BeginRun(ctx context.Context) error {
+// BeginRun starts a run:  it resets the per-run limits (bytes written,
+// files created; only when no Run is under way) and the denial log,
+// snapshots /output so that Artifacts can tell what the run created or
+// changed, and sets the context fetchers get (cancel it to abort a slow
+// fetch when the run is interrupted).
+func (s *Sandbox) BeginRun(ctx context.Context) error { return s.begin(s.runRec, ctx) }
+
+// begin starts run r (see BeginRun).
+func (s *Sandbox) begin(r *runRec, ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	// The run's start is counted before /output is snapshotted, so that
+	// a file another run writes while the snapshot is taken counts as
+	// written after r began (see runRec.artifacts).
+	s.mu.Lock()
+	s.seq++
+	r.begun = s.seq
+	s.mu.Unlock()
 	snap, err := s.snapshotOutput()
 	if err != nil {
 		return fmt.Errorf("snapshot of /output: %w", err)
 	}
 	s.mu.Lock()
-	s.runCtx = ctx
-	s.written, s.created = 0, 0
-	s.outDirty = map[string]bool{}
-	s.outSnap = snap
+	idle := len(s.live) == 0
+	if idle {
+		// Runs that overlap share one budget: a run never gets more
+		// than the limits, however many run beside it.
+		s.written, s.created = 0, 0
+	}
+	if r != s.runRec {
+		s.live[r] = true
+	}
 	s.mu.Unlock()
-	s.denials.reset()
-	for _, m := range s.mounts {
-		if v, ok := m.ops.(*virtualMount); ok {
-			v.mu.Lock()
-			v.cache = map[string]fetched{}
-			v.mu.Unlock()
+	r.rmu.Lock()
+	r.ctx = ctx
+	r.outDirty = map[string]bool{}
+	r.outSnap = snap
+	r.rmu.Unlock()
+	r.denials.reset()
+	if idle {
+		for _, m := range s.mounts {
+			if v, ok := m.ops.(*virtualMount); ok {
+				v.mu.Lock()
+				v.cache = map[string]fetched{}
+				v.mu.Unlock()
+			}
 		}
 	}
 	return nil
 }
 
+// ctx is the context fetchers get: the run's, when one run is under way
+// (the default run's when none). With several, no run's end may cancel
+// another's fetch, so fetches are bounded by the fetchers' own limits.
 func (s *Sandbox) ctx() context.Context {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.runCtx == nil {
+	var ctx context.Context
+	switch len(s.live) {
+	case 0:
+		ctx = s.runRec.ctx
+	case 1:
+		for r := range s.live {
+			ctx = r.ctx
+		}
+	}
+	if ctx == nil {
 		return context.Background()
 	}
-	return s.runCtx
+	return ctx
 }
 
 // Denials returns what was refused (or failed, for fetches) since the last
@@ -246,7 +279,11 @@ func (s *Sandbox) Denials() []Denial { return s.denials.list() }
 // working folder before asking; Explain then recognises the operation by
 // the name's last element among the latest ones and explains the path it
 // really used.
-func (s *Sandbox) Explain(guestPath string) (string, bool) {
+func (s *Sandbox) Explain(guestPath string) (string, bool) { return s.runRec.explain(guestPath) }
+
+// explain is Explain for run r.
+func (r *runRec) explain(guestPath string) (string, bool) {
+	s := r
 	p := guestAbs(guestPath)
 	if d, ok := s.denials.take(p); ok {
 		return d.Message, true
@@ -273,8 +310,11 @@ func (s *Sandbox) Explain(guestPath string) (string, bool) {
 // stopped by the file size, bytes-written or /tmp limit), and forgets it.
 // CPython attaches no file name to a failed write, so the guest asks with
 // an empty path; the message names the path, the limit and its value.
-func (s *Sandbox) ExplainUnnamed() (string, bool) {
-	if d, ok := s.denials.takeUnnamed(); ok {
+func (s *Sandbox) ExplainUnnamed() (string, bool) { return s.runRec.explainUnnamed() }
+
+// explainUnnamed is ExplainUnnamed for run r.
+func (r *runRec) explainUnnamed() (string, bool) {
+	if d, ok := r.denials.takeUnnamed(); ok {
 		return d.Message, true
 	}
 	return "", false
@@ -299,10 +339,10 @@ func (s *Sandbox) isSynth(g string) bool {
 }
 
 // fail records a denial carried by err, if any, and returns the errno.
-func (s *Sandbox) fail(err error) experimentalsys.Errno {
+func (r *runRec) fail(err error) experimentalsys.Errno {
 	var de *denyErr
 	if errors.As(err, &de) {
-		s.denials.add(de.d)
+		r.denials.add(de.d)
 		return de.errno
 	}
 	return errnoOf(err)
@@ -380,8 +420,14 @@ func (s *Sandbox) acquireOpen(guest string) (func(), error) {
 	}, nil
 }
 
-func (s *Sandbox) markOutput(rel string) {
+// markOutput notes that run r wrote the /output file rel.
+func (r *runRec) markOutput(rel string) {
+	s := r.Sandbox
 	s.mu.Lock()
-	s.outDirty[rel] = true
+	s.seq++
+	s.marks[rel] = mark{r, s.seq}
 	s.mu.Unlock()
+	r.rmu.Lock()
+	r.outDirty[rel] = true
+	r.rmu.Unlock()
 }

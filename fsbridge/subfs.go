@@ -26,7 +26,7 @@ func (s *Sandbox) MountFS(guest string) (experimentalsys.FS, error) {
 	}
 	for _, m := range s.mounts {
 		if m.guest == g {
-			return &subFS{fs: &sandboxFS{s: s}, prefix: g}, nil
+			return &subFS{fs: &sandboxFS{s: s, r: s.runRec}, prefix: g}, nil
 		}
 	}
 	return nil, fmt.Errorf("no mount at %s", g)

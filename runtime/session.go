@@ -15,9 +15,11 @@ type SessionConfig struct {
 	// life (Request.Limits.Memory is ignored by Exec). Zero means
 	// DefaultMemoryLimit.
 	Memory int64
-	// FS is what the session's guest sees at "/" (see Request.FS); it is
-	// fixed for the session's life, so files written in one call are there
-	// in the next.
+	// FS is what the session's guest sees at "/" (see Request.FS), so
+	// files written in one call are there in the next. An Exec whose
+	// Request.FS is set sees that instead from then on (a per-call view of
+	// the same files, e.g. fsbridge.Run.FS, that records what the call
+	// did).
 	FS experimentalsys.FS
 }
 
@@ -75,9 +77,10 @@ func (s *Session) start(ctx context.Context) error {
 	return nil
 }
 
-// Exec runs code in the session's interpreter. Request.FS and
-// Request.Limits.Memory are ignored (they are the session's); the other
-// limits apply to this call.
+// Exec runs code in the session's interpreter. Request.Limits.Memory is
+// ignored (it is the session's); Request.FS, if set, replaces the session's
+// view of its files (see SessionConfig.FS); the other limits apply to this
+// call. Calls on one session run one at a time, in turn.
 func (s *Session) Exec(ctx context.Context, req Request) (*Result, error) {
 	start := time.Now()
 	lim := req.Limits.withDefaults()
@@ -105,6 +108,9 @@ func (s *Session) Exec(ctx context.Context, req Request) (*Result, error) {
 		s.lost = ""
 	}
 	inst := s.inst
+	if req.FS != nil {
+		inst.root.set(req.FS)
+	}
 
 	res := s.e.runJob(ctx, inst, &req, lim, true, start, deadline)
 	if restarted != "" {

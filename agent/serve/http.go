@@ -13,6 +13,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -69,7 +70,8 @@ func (s *Server) routes() http.Handler {
 			MaxRequestBodyBytes: s.cfg.MaxRequestBytes,
 			Logger:              s.cfg.Logger,
 		})
-	mux.Handle("/mcp", s.authorize(streamable.ServeHTTP))
+	cancels := &cancelFilter{next: streamable, pending: map[requestKey]*atomic.Bool{}}
+	mux.Handle("/mcp", s.authorize(cancels.ServeHTTP))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no route %s %s; see GET /openapi.json", r.Method, r.URL.Path))
 	})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"io"
 	"net/http"
@@ -376,5 +377,122 @@ func TestFigureAsMCPImage(t *testing.T) {
 		t.Fatalf("download: %d", st)
 	} else if _, err := png.Decode(bytes.NewReader(data)); err != nil {
 		t.Fatalf("downloaded figure: %v", err)
+	}
+}
+
+// Parallel tools/call requests on one MCP session that share no
+// interpreter run at the same time: each guest waits (for at most 20 s,
+// inside the guest) until all three have started, which calls served one
+// after another never do.
+func TestMCPParallelCallsOnOneSession(t *testing.T) {
+	s := newServer(t, func(c *Config) { c.MaxConcurrent = 3 })
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	cs := connectHTTP(t, ts.URL+"/mcp", "")
+	names := []string{"a", "b", "c"}
+	results := make([]*mcp.CallToolResult, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, n := range names {
+		code := fmt.Sprintf("import os, time\nopen('/output/bar-%s', 'w').close()\nd = time.time() + 20\n"+
+			"while not all(os.path.exists('/output/bar-' + n) for n in 'abc') and time.time() < d:\n    time.sleep(0.01)\n"+
+			"print('met' if time.time() < d else 'alone')", n)
+		args := map[string]any{"code": code}
+		if i > 0 {
+			args["session_id"] = "s" + n
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			results[i], errs[i] = cs.CallTool(ctx, &mcp.CallToolParams{Name: "execute_python", Arguments: args})
+		}()
+	}
+	wg.Wait()
+	for i, n := range names {
+		if errs[i] != nil {
+			t.Fatalf("call %s: %v", n, errs[i])
+		}
+		if got := text(results[i]); !strings.Contains(got, "met") {
+			t.Errorf("call %s ran alone: %s", n, got)
+		}
+	}
+}
+
+// mcpPost sends one JSON-RPC message to the streamable-HTTP endpoint and
+// returns the response (its body still to read).
+func mcpPost(t *testing.T, url, session, msg string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest("POST", url, strings.NewReader(msg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+// Over streamable HTTP too, a request the client cancelled gets no
+// response (the stream of its POST ends without one), its code is
+// interrupted, and the session's other requests are answered as usual.
+func TestMCPHTTPCancelledRequestGetsNoResponse(t *testing.T) {
+	s := newServer(t, nil)
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	url := ts.URL + "/mcp"
+
+	resp := mcpPost(t, url, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	session := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != 200 || session == "" {
+		t.Fatalf("initialize: status %d, session %q", resp.StatusCode, session)
+	}
+	resp = mcpPost(t, url, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	resp.Body.Close()
+
+	type answer struct {
+		body string
+		err  error
+	}
+	slow := make(chan answer, 1)
+	go func() {
+		resp := mcpPost(t, url, session, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"execute_python","arguments":{"code":"import time\ntime.sleep(25)\nprint('not interrupted')"}}}`)
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		slow <- answer{string(b), err}
+	}()
+	waitRunning(t, &api{t: t, url: ts.URL}, 1)
+	started := time.Now()
+	resp = mcpPost(t, url, session, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"user"}}`)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("cancellation: status %d", resp.StatusCode)
+	}
+	a := <-slow
+	if a.err != nil {
+		t.Fatalf("reading the cancelled call's stream: %v", a.err)
+	}
+	if strings.Contains(a.body, `"id":7`) {
+		t.Errorf("the cancelled request got a response: %s", a.body)
+	}
+	if waited := time.Since(started); waited > 20*time.Second {
+		t.Errorf("the cancelled call's code was not interrupted (its stream ended after %v)", waited)
+	}
+
+	resp = mcpPost(t, url, session, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"execute_python","arguments":{"code":"print(6*7)"}}}`)
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `"id":8`) || !strings.Contains(string(b), "42") {
+		t.Errorf("the next call in the session was not answered: %s", b)
 	}
 }

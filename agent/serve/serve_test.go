@@ -796,8 +796,8 @@ func TestShutdownCutsAStalledDownload(t *testing.T) {
 	}
 }
 
-// A call's time limit covers its wait for the workspace: a call queued
-// behind a long one in the same workspace ends at its own deadline, as a
+// A call's time limit covers its wait for its session: a call queued
+// behind a long one in the same interpreter session ends at its own deadline, as a
 // timeout, without running its code (issue: the timeout started only when
 // the guest took the job).
 func TestQueuedCallKeepsItsDeadline(t *testing.T) {
@@ -806,7 +806,7 @@ func TestQueuedCallKeepsItsDeadline(t *testing.T) {
 	first := make(chan outcome, 1)
 	go func() {
 		var r outcome
-		st, data, err := rawPost(a.url+"/v1/execute", `{"code": "import time; time.sleep(3)", "workspace": "q", "timeout_s": 30}`)
+		st, data, err := rawPost(a.url+"/v1/execute", `{"code": "import time; time.sleep(3)", "workspace": "q", "session_id": "s", "timeout_s": 30}`)
 		json.Unmarshal(data, &r)
 		if err != nil || st != http.StatusOK {
 			r.Status = fmt.Sprintf("HTTP %d %v", st, err)
@@ -815,8 +815,8 @@ func TestQueuedCallKeepsItsDeadline(t *testing.T) {
 	}()
 	waitRunning(t, a, 1)
 	var second outcome
-	a.json("POST", "/v1/execute", map[string]any{"code": "open('/output/ran.txt', 'w').write('x')", "workspace": "q", "session_id": "other", "timeout_s": 0.5}, http.StatusOK, &second)
-	if second.Status != "timeout" || !strings.Contains(second.Message, "waiting for this workspace's previous call") {
+	a.json("POST", "/v1/execute", map[string]any{"code": "open('/output/ran.txt', 'w').write('x')", "workspace": "q", "session_id": "s", "timeout_s": 0.5}, http.StatusOK, &second)
+	if second.Status != "timeout" || !strings.Contains(second.Message, "waiting for the previous call in this session") {
 		t.Fatalf("queued call: %+v", second)
 	}
 	if r := <-first; r.Status != "ok" {

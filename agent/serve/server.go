@@ -130,7 +130,7 @@ func (s *Server) call(ctx context.Context, w *workspace, name string, args json.
 	if limit > 0 {
 		waitCtx, stopWait = context.WithTimeout(ctx, limit)
 	}
-	release, err := w.acquire(waitCtx)
+	release, err := w.acquire(waitCtx, w.box.CallSession(name, args))
 	stopWait()
 	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 		return tools.WaitedOut(limit, time.Since(submitted)), nil

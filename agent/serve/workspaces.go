@@ -38,11 +38,12 @@ type workspace struct {
 	id      string
 	box     *tools.Box
 	created time.Time
-	lock    chan struct{} // held while a call runs: calls queue here first
-	used    atomic.Int64  // unix nanos of the last call's end (or start)
-	active  atomic.Int32  // calls running or waiting on this workspace
-	owner   string        // "http", "mcp" or "stdio"
-	outDir  string        // the output subfolder made for it, removed at close if empty
+	turnsMu sync.Mutex
+	turns   map[string]*turn // per interpreter session: its calls queue here first
+	used    atomic.Int64     // unix nanos of the last call's end (or start)
+	active  atomic.Int32     // calls running or waiting on this workspace
+	owner   string           // "http", "mcp" or "stdio"
+	outDir  string           // the output subfolder made for it, removed at close if empty
 }
 
 // stdioWorkspace is the id of the workspace of pybox mcp's stdio client.
@@ -57,16 +58,48 @@ func (w *workspace) close() {
 	}
 }
 
-// acquire waits for the workspace's turn (calls on one Box are serialized
-// anyway; waiting here keeps a global slot free for other workspaces).
-func (w *workspace) acquire(ctx context.Context) (release func(), err error) {
+// turn orders the calls of one interpreter session (session_id).
+type turn struct {
+	ch    chan struct{} // held while a call of the session runs
+	users int           // calls holding or waiting for ch
+}
+
+// acquire registers a call on the workspace. Calls in one interpreter
+// session (key, the session_id; "" for none) wait here for their turn, so
+// that a call queued behind its session's previous one holds no global
+// slot meanwhile; calls in different sessions or in fresh interpreters do
+// not wait for each other.
+func (w *workspace) acquire(ctx context.Context, key string) (release func(), err error) {
 	w.active.Add(1)
 	w.touch()
-	select {
-	case w.lock <- struct{}{}:
-		return func() { <-w.lock; w.touch(); w.active.Add(-1) }, nil
-	case <-ctx.Done():
+	if key == "" {
+		return func() { w.touch(); w.active.Add(-1) }, nil
+	}
+	w.turnsMu.Lock()
+	if w.turns == nil {
+		w.turns = map[string]*turn{}
+	}
+	t := w.turns[key]
+	if t == nil {
+		t = &turn{ch: make(chan struct{}, 1)}
+		w.turns[key] = t
+	}
+	t.users++
+	w.turnsMu.Unlock()
+	leave := func() {
+		w.turnsMu.Lock()
+		if t.users--; t.users == 0 {
+			delete(w.turns, key)
+		}
+		w.turnsMu.Unlock()
+		w.touch()
 		w.active.Add(-1)
+	}
+	select {
+	case t.ch <- struct{}{}:
+		return func() { <-t.ch; leave() }, nil
+	case <-ctx.Done():
+		leave()
 		return nil, ctx.Err()
 	}
 }
@@ -141,7 +174,7 @@ func (ws *workspaces) get(id, owner string, create bool) (*workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("serve: workspace %s: %w", id, err)
 	}
-	w := &workspace{id: id, box: box, created: time.Now(), lock: make(chan struct{}, 1), owner: owner, outDir: outDir}
+	w := &workspace{id: id, box: box, created: time.Now(), owner: owner, outDir: outDir}
 	w.touch()
 	ws.m[id] = w
 	ws.cfg.Logger.Info("workspace opened", "workspace", id, "owner", owner)

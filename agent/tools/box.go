@@ -8,6 +8,7 @@ import (
 	"io"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pybox-dev/pybox/fsbridge"
@@ -80,19 +81,22 @@ type Config struct {
 // Box is one workspace for a model: a sandbox filesystem, fresh
 // interpreters and named sessions over it, and the tools that use them.
 //
-// Calls on one Box are served one at a time, so that each execute_python
-// reports exactly the files its own code wrote and the refusals it met. Give
-// each concurrent agent or client its own Box; they can share an Engine.
+// Calls on one Box may run at the same time: execute_python calls in one
+// session (session_id) run one after another, in order; calls in different
+// sessions or in fresh interpreters run concurrently. Each execute_python
+// still reports exactly the files its own code wrote and the refusals it
+// met (each run gets its own fsbridge.Run over the shared sandbox). Boxes
+// can share an Engine; the caller bounds how many calls run at once.
 type Box struct {
 	cfg      Config
 	sb       *fsbridge.Sandbox
 	sessions *runtime.Sessions
 	tools    []Tool
-	nresults int // execute_python results whose output was cut (names the saved files)
+	nresults atomic.Int64 // execute_python results whose output was cut (names the saved files)
 	byName   map[string]Tool
 	manuals  map[string][]byte
 
-	mu     sync.Mutex // one call at a time
+	mu     sync.RWMutex // calls hold it shared; Close exclusively
 	closed bool
 }
 
@@ -211,11 +215,12 @@ func (b *Box) Call(ctx context.Context, name string, args json.RawMessage) (res 
 	return t.Handle(ctx, args)
 }
 
-// lock serializes calls; it fails once the Box is closed.
+// lock registers a call (release it with b.mu.RUnlock), so that Close
+// waits for it; it fails once the Box is closed.
 func (b *Box) lock() error {
-	b.mu.Lock()
+	b.mu.RLock()
 	if b.closed {
-		b.mu.Unlock()
+		b.mu.RUnlock()
 		return errors.New("tools: the workspace is closed")
 	}
 	return nil

@@ -43,7 +43,7 @@ func (b *Box) describe(ctx context.Context, raw json.RawMessage) (*Result, error
 	if err := b.lock(); err != nil {
 		return nil, err
 	}
-	defer b.mu.Unlock()
+	defer b.mu.RUnlock()
 	if err := b.sb.BeginRun(ctx); err != nil {
 		return nil, fmt.Errorf("describe: %w", err)
 	}

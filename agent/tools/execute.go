@@ -152,7 +152,7 @@ func (b *Box) execute(ctx context.Context, raw json.RawMessage) (*Result, error)
 	if err := b.lock(); err != nil {
 		return nil, err
 	}
-	defer b.mu.Unlock()
+	defer b.mu.RUnlock()
 	// The time limit counts from when the front end received the call:
 	// time spent waiting for the workspace's previous call is part of it.
 	if at, ok := submittedAt(ctx); ok {
@@ -161,17 +161,19 @@ func (b *Box) execute(ctx context.Context, raw json.RawMessage) (*Result, error)
 			return WaitedOut(limits.Timeout, waited), nil
 		}
 		if waited >= 100*time.Millisecond {
-			note = strings.TrimSpace(note + "\n" + fmt.Sprintf("note: %.1f s of the %g s limit went waiting for this workspace's previous call.", waited.Seconds(), limits.Timeout.Seconds()))
+			note = strings.TrimSpace(note + "\n" + fmt.Sprintf("note: %.1f s of the %g s limit went waiting for the previous call in this session.", waited.Seconds(), limits.Timeout.Seconds()))
 		}
 		limits.Timeout -= waited
 	}
-	if err := b.sb.BeginRun(ctx); err != nil {
+	run, err := b.sb.StartRun(ctx)
+	if err != nil {
 		return nil, fmt.Errorf("execute_python: %w", err)
 	}
+	defer run.End()
 	req := runtime.Request{
 		Code:   a.Code,
 		Limits: limits,
-		FS:     b.sb.FS(),
+		FS:     run.FS(),
 		Stdout: b.cfg.Stdout,
 		Stderr: b.cfg.Stderr,
 	}
@@ -179,7 +181,6 @@ func (b *Box) execute(ctx context.Context, raw json.RawMessage) (*Result, error)
 		req.Figures = "/output"
 	}
 	var res *runtime.Result
-	var err error
 	if a.SessionID != "" {
 		if !slices.Contains(b.sessions.IDs(), a.SessionID) {
 			// Clients that open a new MCP session (a new workspace) per
@@ -201,11 +202,11 @@ func (b *Box) execute(ctx context.Context, raw json.RawMessage) (*Result, error)
 	if err != nil {
 		return nil, fmt.Errorf("execute_python: %w", err)
 	}
-	arts, err := b.sb.Artifacts()
+	arts, err := run.Artifacts()
 	if err != nil {
 		return nil, fmt.Errorf("execute_python: list /output: %w", err)
 	}
-	return b.execResult(a.SessionID, res, arts, b.sb.Denials(), note), nil
+	return b.execResult(a.SessionID, res, arts, run.Denials(), note), nil
 }
 
 // submittedKey is the context key of WithSubmitted.
@@ -237,10 +238,25 @@ func (b *Box) CallTimeout(name string, args json.RawMessage) time.Duration {
 	return min(time.Duration(*a.TimeoutS*float64(time.Second)), b.cfg.MaxTimeout)
 }
 
+// CallSession is the interpreter session (session_id) a call of tool name
+// with these arguments runs in, "" for none: calls in one session run one
+// after another, others concurrently, so a front end queues a call behind
+// its session's previous one only.
+func (b *Box) CallSession(name string, args json.RawMessage) string {
+	if name != "execute_python" {
+		return ""
+	}
+	var a executeArgs
+	if decodeArgs(name, args, &a, "") != nil {
+		return ""
+	}
+	return a.SessionID
+}
+
 // WaitedOut is execute_python's result when its whole time limit (limit)
-// went waiting for the workspace's previous call: the code did not run.
+// went waiting for the previous call in its session: the code did not run.
 func WaitedOut(limit, waited time.Duration) *Result {
-	msg := fmt.Sprintf("timed out after %g s waiting for this workspace's previous call to end; this code did not run. Run it again, or use another session_id", limit.Seconds())
+	msg := fmt.Sprintf("timed out after %g s waiting for the previous call in this session to end; this code did not run. Run it again, or use another session_id", limit.Seconds())
 	return &Result{
 		IsError:    true,
 		Content:    []Content{{Type: ContentText, Text: "status: timeout — " + msg}},
@@ -361,12 +377,12 @@ func (b *Box) budgetOutput(er *ExecResult) {
 		return
 	}
 	allow := shareBudget(sizes, budget)
-	b.nresults++
+	n := b.nresults.Add(1)
 	for i, t := range texts {
 		if len(*t) <= max(allow[i], minSectionBudget) {
 			continue
 		}
-		p := fmt.Sprintf("%s/call-%d-%s.txt", savedOutputDir, b.nresults, names[i])
+		p := fmt.Sprintf("%s/call-%d-%s.txt", savedOutputDir, n, names[i])
 		where := p
 		if err := b.saveText(p, *t); err != nil {
 			where = ""

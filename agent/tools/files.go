@@ -118,7 +118,7 @@ func (b *Box) copyToSandbox(ctx context.Context, raw json.RawMessage) (*Result, 
 	if err := b.lock(); err != nil {
 		return nil, err
 	}
-	defer b.mu.Unlock()
+	defer b.mu.RUnlock()
 	if err := b.sb.BeginRun(ctx); err != nil {
 		return nil, fmt.Errorf("copy_to_sandbox: %w", err)
 	}
@@ -162,7 +162,7 @@ func (b *Box) ls(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	if err := b.lock(); err != nil {
 		return nil, err
 	}
-	defer b.mu.Unlock()
+	defer b.mu.RUnlock()
 	if err := b.sb.BeginRun(ctx); err != nil {
 		return nil, fmt.Errorf("ls: %w", err)
 	}
@@ -270,7 +270,7 @@ func (b *Box) readFile(ctx context.Context, raw json.RawMessage) (*Result, error
 	if err := b.lock(); err != nil {
 		return nil, err
 	}
-	defer b.mu.Unlock()
+	defer b.mu.RUnlock()
 	if err := b.sb.BeginRun(ctx); err != nil {
 		return nil, fmt.Errorf("read_file: %w", err)
 	}
@@ -376,7 +376,7 @@ func (b *Box) writeFile(ctx context.Context, raw json.RawMessage) (*Result, erro
 	if err := b.lock(); err != nil {
 		return nil, err
 	}
-	defer b.mu.Unlock()
+	defer b.mu.RUnlock()
 	if err := b.sb.BeginRun(ctx); err != nil {
 		return nil, fmt.Errorf("write_file: %w", err)
 	}
