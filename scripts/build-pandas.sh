@@ -205,6 +205,10 @@ rm -rf "$SP/pandas" && mkdir -p "$SP"
 # with the sdist's in pytest).
 (cd "$SRC" && find pandas -name '*.py' -not -path 'pandas/tests/*' -not -path pandas/conftest.py -print0 \
  | sort -z | xargs -0 cp --parents -t "$SP")
+# DataFrame.style, to_latex, to_html(..., styler) and Styler.to_typst render
+# these Jinja templates (pandas' wheels ship them; the only data files
+# under pandas/ outside its tests).
+(cd "$SRC" && cp --parents -t "$SP" pandas/io/formats/templates/*.tpl)
 cp "$SRC/_version_meson.py" "$SP/pandas/_version_meson.py"
 # pandas.test() and pandas' own conftest read it (as pandas' wheels ship it).
 cp "$SRC/pyproject.toml" "$SP/pandas/pyproject.toml"

@@ -4,7 +4,7 @@
 # kernel. savefig runs when both sides have matplotlib.
 #
 #   python3.11 -m venv /tmp/venv-native
-#   /tmp/venv-native/bin/pip install pandas==3.1.1 matplotlib==3.10.7
+#   /tmp/venv-native/bin/pip install pandas==3.1.1 matplotlib==3.10.9
 #   NATIVE=/tmp/venv-native/bin/python bash scripts/bench/pandas.sh
 #
 # The native side is pandas' wheel (numpy with SIMD, -O3 C); pybox's is the
