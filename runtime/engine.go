@@ -160,6 +160,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	rc := wazero.NewRuntimeConfigCompiler().WithCoreFeatures(guestFeatures)
 
 	var cache wazero.CompilationCache
+	var cacheWazeroDir string // where cache keeps its files
 	cacheHit := false
 	if !cfg.NoCache {
 		dir := cfg.CacheDir
@@ -170,6 +171,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 			}
 		}
 		dir = filepath.Join(dir, "wazero")
+		cacheWazeroDir = dir
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("create compilation cache dir: %w", err)
 		}
@@ -211,6 +213,9 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	e.compiled = compiled
 	e.compileTime = time.Since(start)
+	if cache != nil {
+		markCompiled(cacheWazeroDir, b, e.compileTime)
+	}
 	e.cacheHit = cacheHit
 	e.preload = append([]string(nil), cfg.Preload...)
 	if cfg.PreloadAnalysis {

@@ -42,6 +42,11 @@ export PYBOX_REQUIRE_PYAGENTS=1
 # Debian's packages if missing; stopped when this script exits).
 step "a throwaway PostgreSQL"
 source scripts/test-postgres.sh
+# The tests share one compilation cache ($PYBOX_CACHE_DIR or the user cache
+# folder): compile the runtime into it once, here, instead of in whichever
+# test packages start first (a no-op when it is already there).
+step "compile the runtime once (pybox setup)"
+go run ./cmd/pybox setup
 # -race everywhere: the runtime, sessions and servers are concurrent.
 step "go test -race ./... (10-15 minutes on 2 cores; each package prints ok when done)"
 go test -race -count=1 -timeout 30m ./...

@@ -52,6 +52,8 @@ func mainWithCode(args []string) int {
 		return cmdTools(ctx, args[1:])
 	case "agent":
 		return cmdAgent(ctx, args[1:])
+	case "setup":
+		return cmdSetup(ctx, args[1:])
 	case "version", "--version":
 		return cmdVersion(args[1:])
 	case "help", "-h", "--help":
@@ -81,6 +83,7 @@ Usage:
   pybox mcp [flags]                       MCP over stdio (for clients that start pybox)
   pybox tools [--format openai|mcp|json]  print the tools' JSON schemas
   pybox agent [flags] "task"              a model solves the task with Python (pybox agent -h)
+  pybox setup [--cache-dir DIR]           compile the runtime ahead of the first run (installers)
   pybox version [-v]                      show versions (-v: the bundle's manifest)
 
 Run "pybox COMMAND -h" (or "pybox help COMMAND") for a command's flags.

@@ -206,7 +206,17 @@ func newEngine(ctx context.Context, cacheDir string, noCache, quiet bool) (*runt
 
 // startEngine creates the engine, with a progress spinner on a terminal
 // during a cold compile unless quiet.
+//
+// On a cold cache the compile runs in a detached `pybox setup` (see
+// compileDetached), so that it is never lost; should that fail, this
+// process compiles.
 func startEngine(ctx context.Context, cfg runtime.Config, quiet bool) (*runtime.Engine, error) {
+	if err := compileDetached(ctx, &cfg, quiet); err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		fmt.Fprintf(os.Stderr, "pybox: %v; compiling in this process\n", err)
+	}
 	if !quiet && isTerminal(os.Stderr) {
 		cfg.Progress = newSpinner(os.Stderr).progress
 	}

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pybox-dev/pybox/packages"
+	"github.com/pybox-dev/pybox/runtime"
+)
+
+const setupHelp = `Usage: pybox setup [flags]
+
+Compiles the Python runtime into the compilation cache, so that the first
+pybox run, repl, mcp, serve or agent starts at once. Installers, package
+builds and container images run it once; a user never has to (the first run
+does the same, in a process of its own that carries on if that run is
+stopped). With a compile already under way (another pybox's first run), it
+waits for that one. Exits 0 when the cache holds the runtime.
+
+Flags:
+`
+
+// compileLockName is the file in the cache folder that one compile at a
+// time holds locked (pybox setup, and the first runs that start it).
+const compileLockName = "compile.lock"
+
+// compileLogName is where the background compile of a first run writes.
+const compileLogName = "compile.log"
+
+func cmdSetup(ctx context.Context, args []string) int {
+	var cacheDir string
+	var quiet bool
+	_, code, ok := parseFlags("setup", setupHelp, func(fs *flag.FlagSet) {
+		fs.StringVar(&cacheDir, "cache-dir", "", "compilation cache directory (default $PYBOX_CACHE_DIR or the user cache dir)")
+		fs.BoolVar(&quiet, "q", false, "print nothing on success")
+	}, args)
+	if !ok {
+		return code
+	}
+	if cacheDir == "" {
+		var err error
+		if cacheDir, err = runtime.DefaultCacheDir(); err != nil {
+			fmt.Fprintf(os.Stderr, "pybox setup: %v\n", err)
+			return runtime.ExitCodeInternal
+		}
+	}
+	b, err := packages.Default()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pybox setup: %v\n", err)
+		return runtime.ExitCodeInternal
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		fmt.Fprintf(os.Stderr, "pybox setup: create the cache folder: %v\n", err)
+		return runtime.ExitCodeInternal
+	}
+	unlock, err := lockFile(ctx, filepath.Join(cacheDir, compileLockName))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pybox setup: %v\n", err)
+		return runtime.ExitCodeInternal
+	}
+	defer unlock()
+	if done, err := runtime.Compiled(cacheDir, b); err != nil {
+		fmt.Fprintf(os.Stderr, "pybox setup: %v\n", err)
+		return runtime.ExitCodeInternal
+	} else if done {
+		if !quiet {
+			fmt.Printf("pybox setup: the Python runtime (bundle %s) is already compiled in %s\n", b.ID[:12], cacheDir)
+		}
+		return 0
+	}
+	cfg := runtime.Config{Bundle: b, CacheDir: cacheDir, NoSnapshot: true}
+	if !quiet && isTerminal(os.Stderr) {
+		cfg.Progress = newSpinner(os.Stderr).progress
+	}
+	start := time.Now()
+	eng, err := runtime.NewEngine(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pybox setup: %v\n", err)
+		return runtime.ExitCodeInternal
+	}
+	eng.Close(context.Background())
+	if !quiet {
+		fmt.Printf("pybox setup: compiled the Python runtime (bundle %s) in %.1f s into %s\n", b.ID[:12], time.Since(start).Seconds(), cacheDir)
+	}
+	return 0
+}
+
+// compileDetached makes sure the cache holds the interpreter before
+// NewEngine runs: on a cold cache it runs `pybox setup` as a process of
+// its own (its own session, so a signal to this process or its group does
+// not reach it) and waits for it. The compile takes a minute or more on a
+// busy machine and gigabytes of memory; done by a process that an impatient
+// client kills, it would be lost and the next start would begin again. The
+// detached compile finishes and installs the cache whatever happens to the
+// process that started it. It sets cfg.Bundle (loaded once for both).
+//
+// An error means the cache is still cold: the caller compiles in-process.
+// When ctx ends first, the compile carries on without this process.
+func compileDetached(ctx context.Context, cfg *runtime.Config, quiet bool) error {
+	if cfg.NoCache {
+		return nil
+	}
+	if cfg.Bundle == nil {
+		b, err := packages.Default()
+		if err != nil {
+			return err
+		}
+		cfg.Bundle = b
+	}
+	cacheDir := cfg.CacheDir
+	if cacheDir == "" {
+		var err error
+		if cacheDir, err = runtime.DefaultCacheDir(); err != nil {
+			return err
+		}
+	}
+	if done, err := runtime.Compiled(cacheDir, cfg.Bundle); err != nil || done {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("start the background compile: %w", err)
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return fmt.Errorf("create the cache folder: %w", err)
+	}
+	logPath := filepath.Join(cacheDir, compileLogName)
+	logf, err := os.Create(logPath)
+	if err != nil {
+		return fmt.Errorf("start the background compile: %w", err)
+	}
+	defer logf.Close()
+	cmd := exec.Command(exe, "setup", "-q", "-cache-dir", cacheDir)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start the background compile: %w", err)
+	}
+	if !quiet {
+		msg := "compiling the Python runtime (first run only; it carries on if this process stops)"
+		if isTerminal(os.Stderr) {
+			sp := newSpinner(os.Stderr)
+			sp.progress(msg)
+			defer sp.progress("")
+		} else {
+			fmt.Fprintf(os.Stderr, "pybox: %s in %s, process %d; `pybox setup` does this ahead of time\n", msg, cacheDir, cmd.Process.Pid)
+		}
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case err := <-waited:
+		if err != nil {
+			out, _ := os.ReadFile(logPath)
+			return fmt.Errorf("the background compile failed (%v): %s", err, strings.TrimSpace(string(lastLines(out, 5))))
+		}
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("stopped while the runtime compiles (the compile goes on: process %d): %w", cmd.Process.Pid, ctx.Err())
+	}
+}
+
+// lastLines returns the last n lines of b.
+func lastLines(b []byte, n int) []byte {
+	lines := bytes.Split(bytes.TrimRight(b, "\n"), []byte("\n"))
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return bytes.Join(lines, []byte("\n"))
+}
