@@ -9,6 +9,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -126,7 +127,9 @@ func (m *mcpSessions) existing(ss *mcp.ServerSession) (*workspace, bool) {
 }
 
 func (m *mcpSessions) callTool(ctx context.Context, req *mcp.CallToolRequest, name string) (*mcp.CallToolResult, error) {
+	stop := notifyWhileWaiting(ctx, req)
 	w, err := m.workspace(req.Session)
+	stop()
 	if err != nil {
 		if errors.Is(err, errTooManyWorkspaces) || errors.Is(err, errShuttingDown) {
 			return toolError(err.Error()), nil
@@ -326,3 +329,47 @@ func outputFiles(sb *fsbridge.Sandbox, limit int) []tools.File {
 }
 
 var _ = fmt.Sprintf
+
+// progressEvery is how often a tool call waiting for the Python runtime
+// (compiling on a first start, a minute or more) tells the client so.
+const progressEvery = time.Second
+
+// notifyWhileWaiting sends MCP progress notifications for a tool call that
+// asked for them (a progressToken in _meta) while it waits for its
+// workspace, which on a first start means waiting for the runtime to be
+// compiled: clients show the message and keep waiting rather than time
+// out. Nothing is sent when the wait is shorter than progressEvery. Call
+// stop when the wait is over.
+func notifyWhileWaiting(ctx context.Context, req *mcp.CallToolRequest) (stop func()) {
+	token := req.Params.GetProgressToken()
+	if token == nil || req.Session == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		start := time.Now()
+		tick := time.NewTicker(progressEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			waited := time.Since(start).Seconds()
+			req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+				ProgressToken: token,
+				Progress:      waited,
+				Message:       fmt.Sprintf("waiting %.0f s for the Python runtime (compiled once, on the first start; `pybox setup` does it ahead of time)", waited),
+			})
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}

@@ -295,6 +295,9 @@ func TestMCPStdioAnswersThenEnds(t *testing.T) {
 // With EngineReady instead of an Engine (the interpreter still compiling),
 // an MCP client is answered at once for everything that runs no code, and
 // its first tool call waits for the engine and then runs.
+//
+// A call that asked for progress (a progressToken) gets progress
+// notifications while it waits.
 func TestMCPAnswersBeforeTheEngine(t *testing.T) {
 	asked, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
@@ -312,7 +315,20 @@ func TestMCPAnswersBeforeTheEngine(t *testing.T) {
 	})
 	ts := httptest.NewServer(s.Handler())
 	t.Cleanup(ts.Close)
-	cs := connectHTTP(t, ts.URL+"/mcp", "") // initialize, before any engine
+	progress := make(chan *mcp.ProgressNotificationParams, 100)
+	c := mcp.NewClient(&mcp.Implementation{Name: "serve-test", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			select {
+			case progress <- req.Params:
+			default:
+			}
+		},
+	})
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp"}, nil) // initialize, before any engine
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
 	tl, err := cs.ListTools(context.Background(), nil)
 	if err != nil || len(tl.Tools) != 7 {
 		t.Fatalf("tools/list before the engine: %v %v", tl, err)
@@ -324,13 +340,19 @@ func TestMCPAnswersBeforeTheEngine(t *testing.T) {
 	}
 	done := make(chan *mcp.CallToolResult, 1)
 	go func() {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "execute_python", Arguments: map[string]any{"code": "print(6*7)"}})
+		params := &mcp.CallToolParams{Name: "execute_python", Arguments: map[string]any{"code": "print(6*7)"}}
+		params.SetProgressToken("first-call")
+		res, err := cs.CallTool(context.Background(), params)
 		if err != nil {
 			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
 		}
 		done <- res
 	}()
-	<-asked // the call waits for the engine...
+	<-asked // the call waits for the engine, and says so to a client that asked for progress...
+	p := <-progress
+	if p.ProgressToken != "first-call" || !strings.Contains(p.Message, "waiting") || !strings.Contains(p.Message, "Python runtime") {
+		t.Errorf("progress while waiting for the engine: %+v", p)
+	}
 	close(release)
 	res := <-done // ...and runs once it is there
 	if res.IsError || !strings.Contains(text(res), "42") {

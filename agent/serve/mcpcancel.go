@@ -172,11 +172,10 @@ func (w *filteringWriter) Write(p []byte) (int, error) {
 	}
 }
 
-// Flush implements http.Flusher (the event stream flushes each event).
+// Flush implements http.Flusher (the event stream flushes each event). The
+// writers below may flush only through Unwrap, as ResponseController finds.
 func (w *filteringWriter) Flush() {
-	if fl, ok := w.ResponseWriter.(http.Flusher); ok {
-		fl.Flush()
-	}
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
 }
 
 // Unwrap lets http.ResponseController reach the connection.
