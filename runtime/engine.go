@@ -195,7 +195,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 
 	if cfg.Progress != nil && !cacheHit {
-		cfg.Progress("compiling the Python runtime (first run only, a few seconds)")
+		cfg.Progress("compiling the Python runtime (first run only; up to a minute or more)")
 		defer cfg.Progress("")
 	}
 	start := time.Now()

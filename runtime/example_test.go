@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/packages"
 	"github.com/pybox-dev/pybox/runtime"
 )
 
@@ -96,4 +97,33 @@ df`,
 	for _, a := range arts {
 		fmt.Println(a.Path, a.MIME) // /output/figure-1.png image/png
 	}
+}
+
+// A desktop app shows the one-time compile of the runtime: Compiled says
+// whether this start will compile (a minute or more, gigabytes of memory),
+// and Progress is called when the compile starts and ends. (Not run as a
+// test: its output depends on the state of the cache.)
+func ExampleCompiled() {
+	ctx := context.Background()
+	bundle, err := packages.Default()
+	if err != nil {
+		fmt.Println("bundle:", err)
+		return
+	}
+	if done, _ := runtime.Compiled("", bundle); !done {
+		fmt.Println("first start: preparing Python, once")
+	}
+	eng, err := runtime.NewEngine(ctx, runtime.Config{
+		Bundle: bundle,
+		Progress: func(msg string) {
+			if msg != "" {
+				fmt.Println("status bar:", msg)
+			}
+		},
+	})
+	if err != nil {
+		fmt.Println("engine:", err)
+		return
+	}
+	defer eng.Close(ctx)
 }
