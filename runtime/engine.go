@@ -138,6 +138,10 @@ type Engine struct {
 	pool     chan *instance
 	poolStop chan struct{}
 	poolDone chan struct{}
+	// poolAdded is closed (and replaced) each time fillPool adds an
+	// interpreter to the pool (see WaitWarm).
+	poolMu    sync.Mutex
+	poolAdded chan struct{}
 }
 
 // guestFeatures are the WebAssembly features the interpreter is built with
@@ -238,6 +242,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.WarmPool > 0 {
 		e.pool = make(chan *instance, cfg.WarmPool)
 		e.poolStop, e.poolDone = make(chan struct{}), make(chan struct{})
+		e.poolAdded = make(chan struct{})
 		go e.fillPool()
 	}
 	return e, nil
@@ -346,9 +351,38 @@ func (e *Engine) fillPool() {
 		}
 		select {
 		case e.pool <- inst:
+			e.poolMu.Lock()
+			close(e.poolAdded)
+			e.poolAdded = make(chan struct{})
+			e.poolMu.Unlock()
 		case <-e.poolStop:
 			inst.close(context.Background())
 			return
+		}
+	}
+}
+
+// WaitWarm waits until the warm pool (Config.WarmPool) is full, so that the
+// next runs start from interpreters made ahead of time, as they do between
+// a model's calls; it returns at once without a pool. Benchmarks use it to
+// measure calls as users meet them; a server has no need to.
+func (e *Engine) WaitWarm(ctx context.Context) error {
+	if e.pool == nil {
+		return nil
+	}
+	for {
+		e.poolMu.Lock()
+		full, added := len(e.pool) == cap(e.pool), e.poolAdded
+		e.poolMu.Unlock()
+		if full {
+			return nil
+		}
+		select {
+		case <-added:
+		case <-e.poolDone:
+			return errors.New("runtime: the engine is closed")
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 	}
 }

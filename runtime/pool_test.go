@@ -28,7 +28,9 @@ func pooledEngine(t testing.TB, size int, preload ...string) *runtime.Engine {
 
 func TestWarmPoolRunsAreFreshAndIsolated(t *testing.T) {
 	e := pooledEngine(t, 2, "json")
-	time.Sleep(300 * time.Millisecond) // let the pool fill
+	if err := e.WaitWarm(context.Background()); err != nil { // let the pool fill
+		t.Fatal(err)
+	}
 	for i := 0; i < 4; i++ {
 		res, err := e.Run(context.Background(), runtime.Request{
 			Code: fmt.Sprintf("import sys\nprint('json' in sys.modules, 'json' in globals(), hasattr(sys, 'mark'))\nsys.mark = %d", i),
@@ -41,6 +43,10 @@ func TestWarmPoolRunsAreFreshAndIsolated(t *testing.T) {
 		if res.Status != runtime.StatusOK || string(res.Stdout) != "True False False\n" {
 			t.Fatalf("run %d: %s %q %s", i, res.Status, res.Stdout, res.Stderr)
 		}
+	}
+	// The pool refills after the runs took from it.
+	if err := e.WaitWarm(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 	// Limits still apply to a pooled interpreter.
 	res, err := e.Run(context.Background(), runtime.Request{Code: "x = bytearray(300 << 20)", Limits: runtime.Limits{Memory: 128 << 20}})
@@ -96,14 +102,8 @@ func benchFresh(b *testing.B, e *runtime.Engine, pool int, numpy bool) {
 	// Let the pool fill: the latency of a run with the pool ready, not of
 	// a drained pool.
 	wait := func() {
-		if pool > 0 {
-			time.Sleep(time.Duration(pool) * 5 * time.Millisecond)
-			if !e.Snapshot().Taken {
-				time.Sleep(time.Duration(pool) * 60 * time.Millisecond)
-				if numpy {
-					time.Sleep(time.Duration(pool) * 150 * time.Millisecond)
-				}
-			}
+		if err := e.WaitWarm(ctx); err != nil {
+			b.Fatal(err)
 		}
 	}
 	lat := make([]time.Duration, 0, b.N)
