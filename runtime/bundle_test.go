@@ -69,7 +69,7 @@ func TestBundledPackages(t *testing.T) {
 			"to_datetime Thursday 2024-02-29 00:00:00", "period 2024-03-31 93600.0",
 			"categorical {'lo': 2, 'mid': 1, 'hi': 1} ['lo', 'lo', 'mid', 'hi']",
 			"markdown | Lyon   |   19.25 |", "excel (5, 5) ['IDF', 'ARA', 'IDF']",
-			`json [{"city":"Paris","day":"2024-01-01T00:00`, "str [5, 4, 5, 4, 4]", "corr 0.987852",
+			`json [{"city":"Paris","day":"2024-01-01T00:00`, "str [5, 4, 5, 4, 4]", "corr 0.987852", "style True True", `latex \begin{tabular}{lr}`,
 			"big 4999950000 4999950000", "corrupt csv raised ParserError True",
 			"bad bytes raised UnicodeDecodeError", "still alive 3",
 		}},
@@ -100,6 +100,12 @@ func TestBundledPackages(t *testing.T) {
 		{"compress_modules.py", []string{
 			"bz2 True True", "lzma 1 True", "lzma 2 True", "tar w:bz2 True", "tar w:xz True",
 			"corrupt xz raised LZMAError", "networkx bz2 [(1, 2), (2, 3)]",
+		}},
+		{"sandbox_user.py", []string{
+			"getuser user", "pwd user 0 0 /tmp True 1 user", "pwd unknown uid 'getpwuid(): uid not found: 1000'",
+			`pwd unknown name "getpwnam(): name not found: 'root'"`, "grp user ['user'] 1", "owner user user",
+			"tar user user", "expanduser /tmp /tmp ~nobody", "rusage True 0.0 0 16 0.0", "rlimit True",
+			"setrlimit refused True", "rlimit bad resource invalid resource specified", "pagesize 65536",
 		}},
 		{"matplotlib_basics.py", []string{
 			"backend Agg", "png True True", "svg True pdf b'%PDF-'",

@@ -149,6 +149,10 @@ func (e *Engine) instantiate(ctx context.Context, memLimit int64) (*instance, er
 		WithName("").
 		WithArgs(guestArgs...).
 		WithEnv("HOME", "/tmp").
+		// The sandbox user (the bundle's pwd module answers for it):
+		// getpass.getuser() and friends read these first.
+		WithEnv("USER", "user").
+		WithEnv("LOGNAME", "user").
 		WithEnv("LANG", "C.UTF-8").
 		WithStdin(inst.stdin).
 		WithStdout(inst.stdout).

@@ -210,6 +210,9 @@ stage_package() {
   cp -a "$lib" "$STAGE/lib/python3.11"
   local sl=$STAGE/lib/python3.11
   for d in $STDLIB_DROP; do rm -rf "${sl:?}/$d"; done
+  # Modules CPython builds in C only where the OS has users and limits
+  # (pwd, grp, resource): pybox's pure-Python ones answer for the sandbox.
+  cp "$ROOT"/scripts/cpython/stdlib/*.py "$sl/"
   # Bundled packages' Python files (compiled to .pyc below with the stdlib)
   # and data under share/ (fonts: /usr/local/share/fonts in the guest).
   mkdir -p "$sl/site-packages"

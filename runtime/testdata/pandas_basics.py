@@ -97,6 +97,10 @@ assert pd.read_json(io.StringIO(j), orient="records").shape == (5, 4)
 print("json", j[:40])
 print("str", df["city"].str.upper().str.len().tolist())
 print("corr", round(df[["sales", "units"]].corr().iloc[0, 1], 6))
+# Styler and to_latex render pandas' Jinja templates (shipped in the bundle).
+html = df.head(2).style.format(precision=1).to_html()
+print("style", "<table" in html, ">10.5<" in html)
+print("latex", df[["city", "units"]].head(2).to_latex(index=False).splitlines()[0])
 big = pd.DataFrame({"k": np.arange(100000) % 7, "v": np.arange(100000)})
 print("big", big.groupby("k")["v"].sum().sum(), big["v"].sum())
 
