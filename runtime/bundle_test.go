@@ -101,6 +101,12 @@ func TestBundledPackages(t *testing.T) {
 			"bz2 True True", "lzma 1 True", "lzma 2 True", "tar w:bz2 True", "tar w:xz True",
 			"corrupt xz raised LZMAError", "networkx bz2 [(1, 2), (2, 3)]",
 		}},
+		{"recursion.py", []string{
+			"limit 1000", "python 980", "repr via __repr__ RecursionError", "eq via __eq__ RecursionError",
+			"hash RecursionError", "nested list repr RecursionError", "json RecursionError", "json default RecursionError",
+			"pickle RecursionError", "deepcopy RecursionError", "str.format RecursionError", "sorted key RecursionError",
+			"reduce ok", "ast ok", "getattr chain RecursionError", "alive", "python 3000 2980", "alive at 3000",
+		}},
 		{"sandbox_user.py", []string{
 			"getuser user", "pwd user 0 0 /tmp True 1 user", "pwd unknown uid 'getpwuid(): uid not found: 1000'",
 			`pwd unknown name "getpwnam(): name not found: 'root'"`, "grp user ['user'] 1", "owner user user",

@@ -924,6 +924,13 @@ def _serve():
         del job, out
 
 
+# CPython for WASI defaults to a recursion limit of 600, sized for its
+# 512 KiB C stack; pybox links python.wasm with an 8 MiB one (as Linux's
+# main thread has), where Linux's default of 1000 holds: every path that
+# recurses through C at each level (repr, ==, hash, json, pickle, deepcopy,
+# __getattr__) still ends in RecursionError there, tested up to 3000
+# (runtime/testdata/recursion.py).
+sys.setrecursionlimit(1000)
 sys.meta_path.append(_MissingFinder())
 _paths()
 _preload()
