@@ -56,7 +56,8 @@ _NO_NET = ("network denied: cannot %s %s: the pybox sandbox has no sockets; data
            "operator exposes is readable as files (e.g. under /network or /data)")
 _NO_THREAD = ("thread denied: cannot start %s: the pybox sandbox has no threads (its "
               "interpreter runs on one); do the work in the main thread instead: call "
-              "the function directly, or loop over the items instead of using a thread pool")
+              "the function directly (concurrent.futures.ThreadPoolExecutor and "
+              "asyncio.to_thread do that for you: they run each call at once)")
 
 
 def _deny_proc(cmd):
@@ -155,28 +156,78 @@ def _patch_asyncio(mod):
     loop.subprocess_exec = _loop_proc
     loop.subprocess_shell = _loop_proc
 
-    # A selector event loop wakes itself through a socket pair, which the
-    # sandbox cannot make: say so, instead of "network denied" for code that
-    # uses no network, and without the noise of a half-built loop's __del__.
+    # A selector event loop wakes itself through a socket pair (another
+    # thread's call_soon_threadsafe, a signal's wakeup fd). The sandbox has
+    # one thread and no socket pair, and no signal reaches the guest: the
+    # loop runs without one, and its selector, with no descriptors to watch,
+    # only waits for the next timer (an interruptible sleep in the host).
     sel = mod.selector_events.BaseSelectorEventLoop
-    make, close = sel._make_self_pipe, sel._close_self_pipe
 
     def _make_self_pipe(self):
         self._ssock = self._csock = None
-        try:
-            make(self)
-        except OSError:
-            self._closed = True  # nothing for __del__ to close
-            raise RuntimeError(
-                "asyncio's event loop cannot start in the pybox sandbox: it needs a "
-                "socket pair and the sandbox has no sockets; do the work without "
-                "asyncio (plain function calls)") from None
 
     def _close_self_pipe(self):
-        if getattr(self, "_ssock", None) is not None:
-            close(self)
+        pass
+
     sel._make_self_pipe = _make_self_pipe
     sel._close_self_pipe = _close_self_pipe
+
+    def add_signal_handler(self, sig, callback, *args):
+        # As on Windows: asyncio code falls back when signals are not there.
+        raise NotImplementedError("asyncio signal handlers are not available in the pybox "
+                                  "sandbox: no signals reach it")
+    unix = getattr(mod, "unix_events", None)
+    if unix is not None and hasattr(unix, "_UnixSelectorEventLoop"):
+        unix._UnixSelectorEventLoop.add_signal_handler = add_signal_handler
+
+    # The default executor would start threads: run the function at once
+    # instead (asyncio.to_thread, loop.run_in_executor(None, ...)). It blocks
+    # the loop while it runs, as any blocking call in the only thread does.
+    real_run_in_executor = loop.run_in_executor
+
+    def run_in_executor(self, executor, func, *args):
+        if executor is not None:
+            return real_run_in_executor(self, executor, func, *args)
+        self._check_closed()
+        fut = self.create_future()
+        try:
+            fut.set_result(func(*args))
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as e:
+            fut.set_exception(e)
+        return fut
+    loop.run_in_executor = run_in_executor
+
+
+def _patch_futures_thread(mod):
+    # ThreadPoolExecutor cannot start its threads in the sandbox: it runs
+    # each submitted call at once, in the caller's thread, and returns a
+    # finished future. map, submit + result, as_completed and wait work as
+    # with threads; work that waits for other work submitted after it (an
+    # Event set by a later task) would wait forever, as it cannot run
+    # alongside.
+    base = mod._base
+
+    def submit(self, fn, /, *args, **kwargs):
+        with self._shutdown_lock:
+            if self._broken:
+                raise mod.BrokenThreadPool(self._broken)
+            if self._shutdown:
+                raise RuntimeError("cannot schedule new futures after shutdown")
+        f = base.Future()
+        f.set_running_or_notify_cancel()
+        try:
+            result = fn(*args, **kwargs)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as e:
+            f.set_exception(e)
+        else:
+            f.set_result(result)
+        return f
+    submit.__doc__ = mod.ThreadPoolExecutor.submit.__doc__
+    mod.ThreadPoolExecutor.submit = submit
 
 
 def _deny_thread(function, *a, **k):
@@ -214,11 +265,12 @@ class _PatchLoader:
 
 
 class _PatchFinder:
-    """Patches subprocess, socket, asyncio, threading and matplotlib.pyplot
-    right after they are first imported, and keeps _pybox from user code's
+    """Patches subprocess, socket, asyncio, threading, concurrent.futures'
+    thread pool and matplotlib.pyplot right after they are first imported, and keeps _pybox from user code's
     imports."""
     _targets = {"subprocess": _patch_subprocess, "socket": _patch_socket,
                 "asyncio": _patch_asyncio, "threading": _patch_threading,
+                "concurrent.futures.thread": _patch_futures_thread,
                 "matplotlib.pyplot": lambda mod: _patch_pyplot(mod)}
 
     def find_spec(self, name, path=None, target=None):
