@@ -235,6 +235,28 @@ func (r *runtime) CompileModule(ctx context.Context, binary []byte) (CompiledMod
 		r.memoryLimitPages, r.memoryCapacityFromMax, !r.dwarfDisabled, r.storeCustomSections)
 	if err != nil {
 		return nil, err
+	}
+
+	// pybox patch 0004: when the engine has this module's compiled code
+	// cached (keyed by the hash of these bytes, compiled after they passed
+	// Validate), load it without validating every function body again:
+	// that re-validation was most of the time of a cached start for a large
+	// module. Without function listeners only (they change the ID).
+	loader, canLoad := r.store.Engine.(cachedModuleLoader)
+	canLoad = canLoad && ctx.Value(expctxkeys.FunctionListenerFactoryKey{}) == nil
+	loaded := false
+	if canLoad {
+		if err = internal.ValidateStructure(r.enabledFeatures); err != nil {
+			return nil, err
+		}
+		internal.AssignModuleID(binary, nil, r.ensureTermination)
+		if loaded, err = loader.LoadCompiledModule(ctx, internal, r.ensureTermination); err != nil {
+			return nil, err
+		} else if !loaded {
+			if err = internal.ValidateFunctionBodies(r.enabledFeatures); err != nil {
+				return nil, err
+			}
+		}
 	} else if err = internal.Validate(r.enabledFeatures); err != nil {
 		// TODO: decoders should validate before returning, as that allows
 		// them to err with the correct position in the wasm binary.
@@ -253,16 +275,28 @@ func (r *runtime) CompileModule(ctx context.Context, binary []byte) (CompiledMod
 		return nil, err
 	}
 	c.typeIDs = typeIDs
+	if loaded {
+		return c, nil
+	}
 
 	listeners, err := buildFunctionListeners(ctx, internal)
 	if err != nil {
 		return nil, err
 	}
-	internal.AssignModuleID(binary, listeners, r.ensureTermination)
+	if !canLoad {
+		internal.AssignModuleID(binary, listeners, r.ensureTermination)
+	}
 	if err = r.store.Engine.CompileModule(ctx, internal, listeners, r.ensureTermination); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// cachedModuleLoader is implemented by engines that can make a module's
+// compiled code available from their caches without compiling it (pybox
+// patch 0004; the wazevo engine does).
+type cachedModuleLoader interface {
+	LoadCompiledModule(ctx context.Context, module *wasm.Module, ensureTermination bool) (bool, error)
 }
 
 func buildFunctionListeners(ctx context.Context, internal *wasm.Module) ([]experimentalapi.FunctionListener, error) {

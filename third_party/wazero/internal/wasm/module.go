@@ -337,6 +337,64 @@ func (m *Module) Validate(enabledFeatures api.CoreFeatures) error {
 	return nil
 }
 
+// ValidateStructure is Validate without the validation of function bodies,
+// which is most of its cost on a large module. It is for a module whose
+// compiled code the engine has cached under the hash of its bytes: the code
+// was compiled, after Validate succeeded, from these very bytes, so its
+// bodies are known valid. Call ValidateFunctionBodies before compiling the
+// module anew. (pybox patch 0004.)
+func (m *Module) ValidateStructure(enabledFeatures api.CoreFeatures) error {
+	for i := range m.TypeSection {
+		tp := &m.TypeSection[i]
+		tp.CacheNumInUint64()
+	}
+	if err := m.validateConcreteRefTypes(); err != nil {
+		return err
+	}
+	if err := m.validateStartSection(); err != nil {
+		return err
+	}
+	functions, globals, memory, tables, tags, err := m.AllDeclarations()
+	if err != nil {
+		return err
+	}
+	if err = m.validateTableInitExprs(globals, uint32(len(functions))); err != nil {
+		return err
+	}
+	if err = m.validateImports(enabledFeatures); err != nil {
+		return err
+	}
+	if err = m.validateGlobals(globals, uint32(len(functions)), MaximumGlobals); err != nil {
+		return err
+	}
+	if err = m.validateMemory(memory, globals, enabledFeatures); err != nil {
+		return err
+	}
+	if err = m.validateExports(enabledFeatures, functions, globals, memory, tables, tags); err != nil {
+		return err
+	}
+	if err = m.validateTable(enabledFeatures, tables, MaximumTableIndex); err != nil {
+		return err
+	}
+	if err = m.validateDataCountSection(); err != nil {
+		return err
+	}
+	return m.validateTagSection()
+}
+
+// ValidateFunctionBodies validates the function bodies of a module that
+// passed ValidateStructure: together they are Validate.
+func (m *Module) ValidateFunctionBodies(enabledFeatures api.CoreFeatures) error {
+	if m.CodeSection == nil {
+		return nil
+	}
+	functions, globals, memory, tables, tags, err := m.AllDeclarations()
+	if err != nil {
+		return err
+	}
+	return m.validateFunctions(enabledFeatures, functions, globals, memory, tables, tags, MaximumFunctionIndex)
+}
+
 func (m *Module) validateConcreteRefTypes() error {
 	numTypes := uint32(len(m.TypeSection))
 	for i, g := range m.GlobalSection {

@@ -1,6 +1,7 @@
 package wazevo
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -136,10 +137,15 @@ func (e *engine) getCompiledModuleFromCache(module *wasm.Module) (cm *compiledMo
 	// We retrieve *code structures from `cached`.
 	var staleCache bool
 	// Note: cached.Close is ensured to be called in deserializeCodes.
-	cm, staleCache, err = deserializeCompiledModule(e.wazeroVersion, cached)
+	// Buffered: the entry is read in pieces of 8 bytes per function (tens
+	// of thousands of read syscalls for a large module). (pybox patch 0004.)
+	cm, staleCache, err = deserializeCompiledModule(e.wazeroVersion, bufferedReadCloser{bufio.NewReaderSize(cached, 64<<10), cached})
 	if err != nil {
-		hit = false
-		return
+		// A corrupt or truncated entry (a full disk, a crash of another
+		// writer's machine, bit rot) is dropped and the module compiled
+		// again, rather than failing every compile until someone deletes
+		// the cache. (pybox patch 0004.)
+		return nil, false, e.fileCache.Delete(fileCacheKey(module))
 	} else if staleCache {
 		return nil, false, e.fileCache.Delete(fileCacheKey(module))
 	}
@@ -208,8 +214,8 @@ func deserializeCompiledModule(wazeroVersion string, reader io.ReadCloser) (cm *
 
 	// Read the header before the native code.
 	header := make([]byte, cacheHeaderSize)
-	n, err := reader.Read(header)
-	if err != nil {
+	n, err := io.ReadFull(reader, header) // (pybox patch 0004: was one Read)
+	if err != nil && err != io.ErrUnexpectedEOF {
 		return nil, false, fmt.Errorf("compilationcache: error reading header: %v", err)
 	}
 
@@ -350,14 +356,38 @@ func deserializeCompiledModule(wazeroVersion string, reader io.ReadCloser) (cm *
 // given array as a buffer. This returns io.EOF if less than 8 bytes were read.
 func readUint64(reader io.Reader, b *[8]byte) (uint64, error) {
 	s := b[0:8]
-	n, err := reader.Read(s)
-	if err != nil {
+	// ReadFull: a reader may return fewer bytes than asked before its end
+	// (a bufio.Reader at the end of its buffer). (pybox patch 0004.)
+	if _, err := io.ReadFull(reader, s); err != nil {
+		if err == io.ErrUnexpectedEOF {
+			err = io.EOF
+		}
 		return 0, err
-	} else if n < 8 { // more strict than reader.Read
-		return 0, io.EOF
 	}
 
 	// Read the u64 from the underlying buffer.
 	ret := binary.LittleEndian.Uint64(s)
 	return ret, nil
+}
+
+// LoadCompiledModule makes module's compiled code available, as
+// CompileModule does, when it is in this engine's memory or in its file
+// cache, and reports whether it was; it never compiles. The module needs
+// only wasm.Module ValidateStructure and an ID (AssignModuleID): the
+// cache is keyed by a hash of its bytes, which were fully validated before
+// the cached code was compiled from them. (pybox patch 0004.)
+func (e *engine) LoadCompiledModule(_ context.Context, module *wasm.Module, ensureTermination bool) (bool, error) {
+	if wazevoapi.PerfMapEnabled {
+		wazevoapi.PerfMap.Lock()
+		defer wazevoapi.PerfMap.Unlock()
+	}
+	_, ok, err := e.getCompiledModule(module, nil, ensureTermination)
+	return ok, err
+}
+
+// bufferedReadCloser reads through a bufio.Reader and closes the file under
+// it. (pybox patch 0004.)
+type bufferedReadCloser struct {
+	*bufio.Reader
+	io.Closer
 }
