@@ -150,7 +150,7 @@ t('deep', lambda: read('/work/../../../../../../etc/shadow'))
 t('write', lambda: put('/work/../../../neighbour.txt', 'x'))
 `,
 			want: map[string]string{
-				"abs": "PermissionError", "secret": "PermissionError", "rel": "PermissionError",
+				"abs": "PermissionError", "secret": "FileNotFoundError ENOENT", "rel": "PermissionError",
 				"chdir": "PermissionError", "deep": "PermissionError", "write": "PermissionError",
 			},
 			explain: map[string]string{
@@ -172,8 +172,8 @@ t('usr', lambda: put('/usr/x.txt', 'x'))
 t('bundle', lambda: put('/usr/local/lib/x.py', 'x'))
 `,
 			want: map[string]string{
-				"passwd": "PermissionError EACCES", "hosts": "PermissionError EACCES",
-				"mkdir": "PermissionError EACCES", "listdir": "PermissionError EACCES",
+				"passwd": "FileNotFoundError ENOENT", "hosts": "PermissionError EACCES",
+				"mkdir": "PermissionError EACCES", "listdir": "FileNotFoundError ENOENT",
 				"exists": "OK False", "remove": "PermissionError EACCES", "rootfile": "PermissionError EACCES",
 				"usr": "PermissionError", "bundle": "",
 			},
@@ -407,8 +407,8 @@ t('trailing', lambda: read('/data/a.csv/'))
 			want: map[string]string{
 				"emptyname": "IsADirectoryError", "root": "OSError EROFS",
 				"renroot": "PermissionError", "rootw": "IsADirectoryError",
-				"dev": "OK ''", "devw": "OK 9", "devzero": "PermissionError EACCES",
-				"proc": "PermissionError EACCES", "trailing": "NotADirectoryError",
+				"dev": "OK ''", "devw": "OK 9", "devzero": "FileNotFoundError ENOENT",
+				"proc": "FileNotFoundError ENOENT", "trailing": "NotADirectoryError",
 			},
 		},
 	}

@@ -68,8 +68,10 @@
 // # Errors the guest sees
 //
 // wazero v1.12 can carry only some errno values to the guest (see
-// ErrnoFor). Refusals outside every mount are EACCES (PermissionError);
-// changes on a read-only mount EROFS; renames and hard links across mounts
+// ErrnoFor). Reading outside every mount is ENOENT (FileNotFoundError:
+// nothing exists there in the sandbox, whatever the host has; the message
+// says why), which code probing for optional files expects; writing there
+// is EACCES (PermissionError); changes on a read-only mount EROFS; renames and hard links across mounts
 // EPERM (they would be EXDEV; shutil.move falls back to copy-and-delete
 // either way); limits (EFBIG, EDQUOT, EMFILE) and fetch timeouts
 // (ETIMEDOUT) reach the guest as EIO. Denial.Errno keeps the ideal name so

@@ -95,7 +95,11 @@ func mountPointErr(op string, m *mount, from, to string) error {
 
 func (s *Sandbox) outside(op, g string) error {
 	if op == "read" || op == "stat" {
-		return deny(op, g, fmt.Sprintf("is outside readable mounts (%s)", strings.Join(s.guestPaths(nil), ", ")), experimentalsys.EACCES, "EACCES")
+		// Nothing exists outside the mounts, so looking there finds
+		// nothing: ENOENT (FileNotFoundError), which code that probes for
+		// optional files (config lookups, zoneinfo) expects, with the
+		// reason in the message. It says the same whatever the host has.
+		return deny(op, g, fmt.Sprintf("is outside readable mounts (%s): nothing exists there in the sandbox", strings.Join(s.guestPaths(nil), ", ")), experimentalsys.ENOENT, "ENOENT")
 	}
 	w := s.guestPaths(func(m *mount) bool { return m.writable() })
 	return deny(op, g, fmt.Sprintf("is outside writable mounts (%s)", strings.Join(w, ", ")), experimentalsys.EACCES, "EACCES")

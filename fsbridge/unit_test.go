@@ -294,7 +294,7 @@ func TestFSErrnos(t *testing.T) {
 		denial string // prefix of the recorded message; empty: none
 		do     func() experimentalsys.Errno
 	}{
-		{"read outside", experimentalsys.EACCES, "read denied: /etc/passwd is outside readable mounts", func() experimentalsys.Errno { return open("etc/passwd", rd) }},
+		{"read outside", experimentalsys.ENOENT, "read denied: /etc/passwd is outside readable mounts (/data, /work, /src, /output, /tmp): nothing exists there in the sandbox", func() experimentalsys.Errno { return open("etc/passwd", rd) }},
 		{"write outside", experimentalsys.EACCES, "write denied: /etc/hosts is outside writable mounts (/work, /src, /output, /tmp)", func() experimentalsys.Errno { return open("etc/hosts", wr) }},
 		{"stat outside is quiet", experimentalsys.ENOENT, "", func() experimentalsys.Errno { _, e := fsys.Stat("etc/passwd"); return e }},
 		{"escape", experimentalsys.EPERM, "access denied: ../etc escapes the root folder", func() experimentalsys.Errno { return open("../etc", rd) }},
