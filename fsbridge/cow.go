@@ -334,6 +334,9 @@ func (c *cowMount) open(rel string, oflag experimentalsys.Oflag, perm fs.FileMod
 		return nil, c.m.hostErr("read", rel, err)
 	}
 	exists := err == nil
+	if exists && oflag&experimentalsys.O_CREAT != 0 && oflag&experimentalsys.O_EXCL != 0 {
+		return nil, syscall.EEXIST // before EISDIR, as Linux
+	}
 	if exists && fi.IsDir() {
 		if write {
 			return nil, syscall.EISDIR

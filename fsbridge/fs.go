@@ -142,6 +142,12 @@ func (f *sandboxFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileM
 		return nil, s.fail(err)
 	}
 	if dirOnly {
+		if flag&experimentalsys.O_CREAT != 0 {
+			// As Linux: a name with a trailing slash names a folder,
+			// which open cannot create (open('new/', 'w') made a file
+			// named "new").
+			return nil, experimentalsys.EISDIR
+		}
 		flag |= experimentalsys.O_DIRECTORY
 	}
 	write := isWriteOpen(flag)

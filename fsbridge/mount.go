@@ -157,6 +157,11 @@ func openIn(m *mount, be backend, rel string, oflag experimentalsys.Oflag, perm 
 			return nil, m.hostErr(op, rel, err)
 		}
 	}
+	if err == nil && oflag&experimentalsys.O_CREAT != 0 && oflag&experimentalsys.O_EXCL != 0 {
+		// EEXIST before EISDIR, as Linux: tempfile retries on
+		// FileExistsError when its random name is taken, by a folder too.
+		return nil, syscall.EEXIST
+	}
 	if err == nil && fi.IsDir() {
 		if isWriteOpen(oflag) {
 			return nil, syscall.EISDIR
