@@ -1,0 +1,139 @@
+package wazevo_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/internal/engine/wazevo"
+	"github.com/tetratelabs/wazero/internal/platform"
+	"github.com/tetratelabs/wazero/internal/testing/require"
+	"github.com/tetratelabs/wazero/internal/wasm"
+)
+
+// cacheHitModule returns a module exporting "f" () -> i32 whose body is
+// `<op> 42`: valid with op i32.const (0x41), invalid (type mismatch) with
+// op i64.const (0x42). Both binaries have the same layout.
+func cacheHitModule(op byte) []byte {
+	return []byte{
+		0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
+		0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7f, // type: () -> i32
+		0x03, 0x02, 0x01, 0x00, // function: type 0
+		0x07, 0x05, 0x01, 0x01, 'f', 0x00, 0x00, // export "f" = func 0
+		0x0a, 0x06, 0x01, 0x04, 0x00, op, 42, 0x0b, // code
+	}
+}
+
+// cacheEntryPath is where a compilation cache in dir keeps the entry of bin
+// (compiled without listeners or ensureTermination); entryDir is the
+// directory the cache writes its entries to.
+func cacheEntryPath(entryDir string, bin []byte) string {
+	var m wasm.Module
+	m.AssignModuleID(bin, nil, false)
+	key := wazevo.FileCacheKey(&m)
+	return filepath.Join(entryDir, hex.EncodeToString(key[:]))
+}
+
+// compileAndCall compiles bin in a fresh runtime using the cache in dir,
+// instantiates it and returns what "f" returns.
+func compileAndCall(t *testing.T, dir string, bin []byte) (uint64, error) {
+	ctx := context.Background()
+	cc, err := wazero.NewCompilationCacheWithDir(dir)
+	require.NoError(t, err)
+	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().WithCompilationCache(cc))
+	defer r.Close(ctx)
+	compiled, err := r.CompileModule(ctx, bin)
+	if err != nil {
+		return 0, err
+	}
+	mod, err := r.InstantiateModule(ctx, compiled, wazero.NewModuleConfig())
+	require.NoError(t, err)
+	res, err := mod.ExportedFunction("f").Call(ctx)
+	require.NoError(t, err)
+	return res[0], nil
+}
+
+// warmCache compiles the valid module into a new cache and returns the cache
+// directory and the path of the entry written.
+func warmCache(t *testing.T) (dir, entry string) {
+	dir = t.TempDir()
+	v, err := compileAndCall(t, dir, cacheHitModule(0x41))
+	require.NoError(t, err)
+	require.Equal(t, uint64(42), v)
+	var entries []string
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			entries = append(entries, p)
+		}
+		return err
+	}))
+	require.Equal(t, 1, len(entries))
+	require.Equal(t, cacheEntryPath(filepath.Dir(entries[0]), cacheHitModule(0x41)), entries[0])
+	return dir, entries[0]
+}
+
+// TestCacheHitSkipsFunctionValidation shows that a module whose compiled code
+// is in the cache is not re-validated: the entry of a valid module copied to
+// the key of an invalid one (which a cache never holds by itself) makes the
+// invalid module compile and run the cached code, while without the entry it
+// fails validation.
+func TestCacheHitSkipsFunctionValidation(t *testing.T) {
+	if !platform.CompilerSupported() {
+		t.Skip()
+	}
+	invalid := cacheHitModule(0x42)
+	_, err := compileAndCall(t, t.TempDir(), invalid)
+	require.Error(t, err) // control: the module is invalid
+
+	dir, entry := warmCache(t)
+	// The valid module hits the cache and runs.
+	v, err := compileAndCall(t, dir, cacheHitModule(0x41))
+	require.NoError(t, err)
+	require.Equal(t, uint64(42), v)
+
+	data, err := os.ReadFile(entry)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(cacheEntryPath(filepath.Dir(entry), invalid), data, 0o600))
+	v, err = compileAndCall(t, dir, invalid)
+	require.NoError(t, err)
+	require.Equal(t, uint64(42), v)
+}
+
+// TestCacheCorruptEntryRecompiles shows that an entry that cannot be read
+// back is removed and the module compiled and cached afresh.
+func TestCacheCorruptEntryRecompiles(t *testing.T) {
+	if !platform.CompilerSupported() {
+		t.Skip()
+	}
+	for _, tc := range []struct {
+		name    string
+		corrupt func([]byte) []byte
+	}{
+		{"empty", func([]byte) []byte { return nil }},
+		{"truncated header", func(b []byte) []byte { return b[:5] }},
+		{"truncated offsets", func(b []byte) []byte { return b[:len(b)/8] }},
+		{"truncated code", func(b []byte) []byte { return b[:len(b)/2] }},
+		{"bad magic", func(b []byte) []byte { b[0] ^= 0xff; return b }},
+		{"code checksum", func(b []byte) []byte { b[len(b)-20] ^= 0xff; return b }},
+		{"missing tail", func(b []byte) []byte { return b[:len(b)-1] }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, entry := warmCache(t)
+			good, err := os.ReadFile(entry)
+			require.NoError(t, err)
+			bad := tc.corrupt(bytes.Clone(good))
+			require.NoError(t, os.WriteFile(entry, bad, 0o600))
+
+			v, err := compileAndCall(t, dir, cacheHitModule(0x41))
+			require.NoError(t, err)
+			require.Equal(t, uint64(42), v)
+			rewritten, err := os.ReadFile(entry)
+			require.NoError(t, err)
+			require.Equal(t, good, rewritten)
+		})
+	}
+}

@@ -1,0 +1,4 @@
+package wazevo
+
+// FileCacheKey exposes fileCacheKey to the external tests of cache hits.
+var FileCacheKey = fileCacheKey
