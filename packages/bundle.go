@@ -80,17 +80,17 @@ const BundleEnv = "PYBOX_BUNDLE"
 // and 40 MB per process).
 func Default() (*Bundle, error) {
 	defaultOnce.Do(func() {
-		compressed, what := assets.Runtime, "embedded runtime bundle"
+		compressed, what, sum := assets.Runtime, "embedded runtime bundle", assets.RuntimeSHA256
 		if path := os.Getenv(BundleEnv); path != "" {
 			var err error
 			if compressed, err = os.ReadFile(path); err != nil {
 				defaultErr = fmt.Errorf("open runtime bundle: %w", err)
 				return
 			}
-			what = "runtime bundle " + path
+			what, sum = "runtime bundle "+path, ""
 		}
 		if dir, err := CacheDir(); err == nil {
-			if defaultBundle, defaultErr = loadCached(dir, compressed); defaultErr == nil {
+			if defaultBundle, defaultErr = loadCached(dir, compressed, sum); defaultErr == nil {
 				return
 			}
 		}

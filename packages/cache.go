@@ -56,9 +56,14 @@ const (
 // extracting it under cacheDir on first use. Later processes only read the
 // index and python.wasm; every other file is read when a guest opens it, so
 // the bundle costs neither decompression time nor memory per process.
-func loadCached(cacheDir string, compressed []byte) (*Bundle, error) {
-	sum := sha256.Sum256(compressed)
-	base := filepath.Join(cacheDir, "bundle-"+hex.EncodeToString(sum[:])[:24])
+// sum is the hex SHA-256 of compressed when known (the embedded bundle's is
+// committed beside it), "" to compute it.
+func loadCached(cacheDir string, compressed []byte, sum string) (*Bundle, error) {
+	if len(sum) < 24 {
+		s := sha256.Sum256(compressed)
+		sum = hex.EncodeToString(s[:])
+	}
+	base := filepath.Join(cacheDir, "bundle-"+sum[:24])
 	// Installation is one rename, so a folder with an index is complete. A
 	// folder without one (damaged by hand) is never deleted, since another
 	// process could be installing or reading it; the next name is used.

@@ -20,7 +20,7 @@ func TestExtractedBundleMatchesDecoded(t *testing.T) {
 	}
 	cache := t.TempDir()
 	for round := 0; round < 2; round++ { // extract, then reopen
-		disk, err := loadCached(cache, assets.Runtime)
+		disk, err := loadCached(cache, assets.Runtime, assets.RuntimeSHA256)
 		if err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
@@ -70,7 +70,7 @@ func mustStat(t *testing.T, fsys fs.FS, p string) fs.FileInfo {
 // up with a working bundle, installed under the next name.
 func TestExtractedBundleRepairsAndRaces(t *testing.T) {
 	cache := t.TempDir()
-	if _, err := loadCached(cache, assets.Runtime); err != nil {
+	if _, err := loadCached(cache, assets.Runtime, assets.RuntimeSHA256); err != nil {
 		t.Fatal(err)
 	}
 	dirs, _ := filepath.Glob(filepath.Join(cache, "bundle-*"))
@@ -87,7 +87,7 @@ func TestExtractedBundleRepairsAndRaces(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b, err := loadCached(cache, assets.Runtime)
+			b, err := loadCached(cache, assets.Runtime, assets.RuntimeSHA256)
 			if err == nil {
 				_, err = b.Files.ReadFile("lib/python3.11/os.pyc")
 			}
