@@ -18,7 +18,8 @@ import (
 const setupHelp = `Usage: pybox setup [flags]
 
 Compiles the Python runtime into the compilation cache, so that the first
-pybox run, repl, mcp, serve or agent starts at once. Installers, package
+pybox run, repl, mcp, serve or agent starts without compiling (a fraction
+of a second instead of half a minute or more). Installers, package
 builds and container images run it once; a user never has to (the first run
 does the same, in a process of its own that carries on if that run is
 stopped). With a compile already under way (another pybox's first run), it
