@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh — numpy's, Pillow's and pandas' own test suites, run inside pybox
+# run.sh — numpy's, Pillow's, pandas' and matplotlib's own test suites, run inside pybox
 # against the packages built into the runtime bundle (the committed one in
 # assets/, or the one PYBOX_BUNDLE names).
 #
@@ -9,7 +9,7 @@
 # NOT part of .ci/run or scripts/test.sh: the full run takes 11 minutes on 2
 # lightly loaded cores, about 30 on busy ones (docs/upstream-tests.md has the
 # numbers). It needs only Go,
-# python3 with pip (to download the test wheels), and the three sdists, taken
+# python3 with pip (to download the test wheels), and the sdists, taken
 # from $SDIST_DIR (default: build/src, where the build scripts keep them) or
 # downloaded with pip. Nothing is compiled except pybox itself.
 #
@@ -17,7 +17,7 @@
 #   1. builds pybox (CGO_ENABLED=0) into $WORK;
 #   2. pip-downloads the wheels of requirements-numpy.txt (numpy's own pins
 #      of pytest and hypothesis), requirements-pillow.txt and
-#      requirements-pandas.txt (hash-checked)
+#      requirements-pandas.txt, requirements-matplotlib.txt (hash-checked)
 #      and adds them with `pybox packages add` to throw-away package dirs
 #      ($PYBOX_PACKAGES_DIR, one per suite);
 #   3. unpacks the sdists (checked against the sha256 of the build scripts)
