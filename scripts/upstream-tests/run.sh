@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh — numpy's, Pillow's and pandas' own test suites, run inside pybox
+# run.sh — numpy's, Pillow's, pandas' and matplotlib's own test suites, run inside pybox
 # against the packages built into the runtime bundle (the committed one in
 # assets/, or the one PYBOX_BUNDLE names).
 #
@@ -9,7 +9,7 @@
 # NOT part of .ci/run or scripts/test.sh: the full run takes 11 minutes on 2
 # lightly loaded cores, about 30 on busy ones (docs/upstream-tests.md has the
 # numbers). It needs only Go,
-# python3 with pip (to download the test wheels), and the three sdists, taken
+# python3 with pip (to download the test wheels), and the sdists, taken
 # from $SDIST_DIR (default: build/src, where the build scripts keep them) or
 # downloaded with pip. Nothing is compiled except pybox itself.
 #
@@ -17,7 +17,7 @@
 #   1. builds pybox (CGO_ENABLED=0) into $WORK;
 #   2. pip-downloads the wheels of requirements-numpy.txt (numpy's own pins
 #      of pytest and hypothesis), requirements-pillow.txt and
-#      requirements-pandas.txt (hash-checked)
+#      requirements-pandas.txt, requirements-matplotlib.txt (hash-checked)
 #      and adds them with `pybox packages add` to throw-away package dirs
 #      ($PYBOX_PACKAGES_DIR, one per suite);
 #   3. unpacks the sdists (checked against the sha256 of the build scripts)
@@ -48,16 +48,18 @@ MEMORY=${MEMORY:-2GiB}
 MAX_RUNS=${MAX_RUNS:-200}
 
 # Same versions and checksums as scripts/build-numpy.sh, build-pillow.sh,
-# build-pandas.sh.
+# build-pandas.sh, build-matplotlib.sh.
 NUMPY_VERSION=2.4.6
 NUMPY_SHA256=f3a3570c4a2a16746ac2c31a7c7c7b0c186b95ce902e33db6f28094ed7387dda
 PILLOW_VERSION=13.0.0
 PILLOW_SHA256=cdcd1ba258178f7356d74170c9a81ba4eab6a5d55748bc402a5a2a6fe6be3510
 PANDAS_VERSION=3.1.1
 PANDAS_SHA256=05fed3e3b7c99b226f160e29d7d6cb7ef39638c758cbfe42b3f24ba34f04b859
+MPL_VERSION=3.10.9
+MPL_SHA256=fd66508e8c6877d98e586654b608a0456db8d7e8a546eb1e2600efd957302358
 
 # subset name -> suite and pytest arguments (paths relative to the sdist).
-declare -A SUITE ARGS
+declare -A SUITE ARGS EXTRA  # EXTRA: a -k expression
 SUITE[core]=numpy;       ARGS[core]="numpy/_core/tests"
 SUITE[lib]=numpy;        ARGS[lib]="numpy/lib/tests"
 SUITE[linalg]=numpy;     ARGS[linalg]="numpy/linalg/tests"
@@ -72,7 +74,18 @@ SUITE[pd-groupby]=pandas; ARGS[pd-groupby]="pandas/tests/groupby"
 SUITE[pd-reshape]=pandas; ARGS[pd-reshape]="pandas/tests/reshape"
 SUITE[pd-frame]=pandas;   ARGS[pd-frame]="pandas/tests/frame"
 SUITE[pd-tseries]=pandas; ARGS[pd-tseries]="pandas/tests/tseries"
-ALL="core lib linalg fft random ma polynomial matrixlib pillow pd-parsers pd-groupby pd-reshape pd-frame pd-tseries"
+MPLT=lib/matplotlib/tests
+SUITE[mpl-figure]=matplotlib; ARGS[mpl-figure]="$MPLT/test_figure.py"
+SUITE[mpl-image]=matplotlib;  ARGS[mpl-image]="$MPLT/test_image.py"
+SUITE[mpl-text]=matplotlib;   ARGS[mpl-text]="$MPLT/test_text.py"
+SUITE[mpl-colors]=matplotlib; ARGS[mpl-colors]="$MPLT/test_colors.py"
+# test_axes.py has 866 tests (after parametrisation), most of them drawing
+# a figure, and text drawing is slow here (up to 25 s a test at load 2):
+# this subset, 285 of them, is the seven plotting methods an analyst uses
+# most (hist, bar/barh, scatter, errorbar, boxplot, pie, imshow).
+SUITE[mpl-axes]=matplotlib;   ARGS[mpl-axes]="$MPLT/test_axes.py"
+EXTRA[mpl-axes]="test_hist or test_bar or test_scatter or test_errorbar or test_boxplot or test_pie or test_imshow"
+ALL="core lib linalg fft random ma polynomial matrixlib pillow pd-parsers pd-groupby pd-reshape pd-frame pd-tseries mpl-figure mpl-axes mpl-image mpl-text mpl-colors"
 
 subsets=${*:-$ALL}
 for s in $subsets; do
@@ -114,7 +127,12 @@ done
 
 fetch_sdist() { # name version sha256 -> unpacked dir
   local file="$1-$2.tar.gz"
-  if [ ! -f "$SDIST_DIR/$file" ]; then
+  if [ ! -f "$SDIST_DIR/$file" ] && [ "$1" = matplotlib ]; then
+    # Not `pip download`: it would build matplotlib natively (meson) to read
+    # its metadata, fetching FreeType and Qhull from outside the registries.
+    mkdir -p "$SDIST_DIR"
+    python3 "$ROOT/scripts/matplotlib/fetch_sdist.py" "$SDIST_DIR" "$1" "$2" >&2
+  elif [ ! -f "$SDIST_DIR/$file" ]; then
     # For numpy, pip prepares the sdist's metadata, i.e. builds numpy natively
     # once (minutes). The build scripts keep the sdists in build/src.
     mkdir -p "$SDIST_DIR"
@@ -127,14 +145,20 @@ fetch_sdist() { # name version sha256 -> unpacked dir
   echo "$WORK/src/$1-$2"
 }
 log "sdists"
-NUMPY_SRC=$(fetch_sdist numpy "$NUMPY_VERSION" "$NUMPY_SHA256")
-PILLOW_SRC=$(fetch_sdist pillow "$PILLOW_VERSION" "$PILLOW_SHA256")
-PANDAS_SRC=$(fetch_sdist pandas "$PANDAS_VERSION" "$PANDAS_SHA256")
+# Only the sdists of the suites asked for (an empty folder is mounted for
+# the others).
+suites=" $(for s in $subsets; do echo "${SUITE[$s]}"; done | sort -u | tr '\n' ' ')"
+mkdir -p "$WORK/src/none"
+NUMPY_SRC=$WORK/src/none PILLOW_SRC=$WORK/src/none PANDAS_SRC=$WORK/src/none MPL_SRC=$WORK/src/none
+case $suites in *" numpy "*) NUMPY_SRC=$(fetch_sdist numpy "$NUMPY_VERSION" "$NUMPY_SHA256") ;; esac
+case $suites in *" pillow "*) PILLOW_SRC=$(fetch_sdist pillow "$PILLOW_VERSION" "$PILLOW_SHA256") ;; esac
+case $suites in *" pandas "*) PANDAS_SRC=$(fetch_sdist pandas "$PANDAS_VERSION" "$PANDAS_SHA256") ;; esac
+case $suites in *" matplotlib "*) MPL_SRC=$(fetch_sdist matplotlib "$MPL_VERSION" "$MPL_SHA256") ;; esac
 
 # numpy's conftest.py imports get_fpu_mode from the test-only C module
 # _multiarray_tests, which the bundle does not ship; it is loaded as a plugin
 # with that one import replaced by a constant (wasm has no FPU control word).
-python3 - "$NUMPY_SRC/numpy/conftest.py" "$WORK/gen/numpy_conftest.py" <<'PY'
+[ "$NUMPY_SRC" = "$WORK/src/none" ] || python3 - "$NUMPY_SRC/numpy/conftest.py" "$WORK/gen/numpy_conftest.py" <<'PY'
 import sys
 src = open(sys.argv[1]).read()
 old = "from numpy._core._multiarray_tests import get_fpu_mode\n"
@@ -144,7 +168,7 @@ new = ("# pybox: _multiarray_tests (test-only C module) is not in the bundle, an
        "def get_fpu_mode():\n    return 0\n")
 open(sys.argv[2] + ".new", "w").write(src.replace(old, new))
 PY
-mv "$WORK/gen/numpy_conftest.py.new" "$WORK/gen/numpy_conftest.py"
+[ "$NUMPY_SRC" = "$WORK/src/none" ] || mv "$WORK/gen/numpy_conftest.py.new" "$WORK/gen/numpy_conftest.py"
 
 for s in $subsets; do
   res=$WORK/results/$s.jsonl
@@ -159,9 +183,9 @@ for s in $subsets; do
       --output-limit 256MiB --output "$WORK/results" \
       --mount "$HERE/guest:/harness:ro" --mount "$WORK/gen:/gen:ro" \
       --mount "$NUMPY_SRC:/numpy-src:ro" --mount "$PILLOW_SRC:/pillow-src:ro" \
-      --mount "$PANDAS_SRC:/pandas-src:ro" \
+      --mount "$PANDAS_SRC:/pandas-src:ro" --mount "$MPL_SRC:/mpl-src:ro" \
       "$HERE/guest/run_pytest.py" "${SUITE[$s]}" "/output/$s.jsonl" "$last" \
-      ${ARGS[$s]} ${PYTEST_ARGS:-} >> "$WORK/results/$s.log" 2>&1
+      ${ARGS[$s]} ${PYTEST_ARGS:-} ${EXTRA[$s]:+-k "${EXTRA[$s]}"} >> "$WORK/results/$s.log" 2>&1
     last=$?
     set -e
     after=$(lines "$res")

@@ -1,6 +1,6 @@
-"""Runs numpy's, Pillow's or pandas' own pytest suite inside pybox (started by run.sh).
+"""Runs numpy's, Pillow's, pandas' or matplotlib's own pytest suite inside pybox (started by run.sh).
 
-    run_pytest.py numpy|pillow|pandas RESULTS.jsonl LAST_EXIT [pytest args...]
+    run_pytest.py numpy|pillow|pandas|matplotlib RESULTS.jsonl LAST_EXIT [pytest args...]
 
 Guest layout (mounts made by run.sh, all read-only):
   /harness     this folder (the pytest plugin, standins.py)
@@ -8,6 +8,7 @@ Guest layout (mounts made by run.sh, all read-only):
   /numpy-src   the numpy sdist (its test files; its package code is NOT used)
   /pillow-src  the Pillow sdist (Tests/ and its images)
   /pandas-src  the pandas sdist (pandas/tests, conftest.py, pyproject.toml)
+  /mpl-src     the matplotlib sdist (lib/matplotlib/tests, baseline_images)
 The numpy and Pillow under test are the bundle's, never the sdists' sources.
 """
 
@@ -150,6 +151,32 @@ elif suite == "pillow":
     import PIL
     assert PIL.__file__.startswith("/usr/local/"), PIL.__file__
     os.chdir("/pillow-src")  # Pillow's tests open "Tests/images/..."
+    args = common + pytest_args
+elif suite == "matplotlib":
+    import matplotlib
+    import mpl_toolkits  # noqa: F401  (the bundle's, before pytest adds /mpl-src/lib)
+    # The bundle's matplotlib has no tests/ folder (its testing/ package is
+    # there): the sdist's lib/matplotlib is appended to the package's
+    # __path__ (last, so the bundle's modules always win), and
+    # `matplotlib.tests.test_figure` and its baseline_images/ come from there.
+    matplotlib.__path__.append("/mpl-src/lib/matplotlib")
+    assert matplotlib.__file__.startswith("/usr/local/"), matplotlib.__file__
+    import inspect
+    from pathlib import Path
+
+    import matplotlib.testing.decorators as _decorators
+
+    def _image_directories(func):
+        # matplotlib writes result images under $(pwd)/result_images, and
+        # the sdist (the working directory, for pyproject.toml and the node
+        # ids) is mounted read-only: write them under /tmp instead.
+        module_path = Path(inspect.getfile(func))
+        result_dir = Path("/tmp/result_images") / module_path.stem
+        result_dir.mkdir(parents=True, exist_ok=True)
+        return module_path.parent / "baseline_images" / module_path.stem, result_dir
+
+    _decorators._image_directories = _image_directories
+    os.chdir("/mpl-src")  # pyproject.toml: --import-mode=importlib
     args = common + pytest_args
 else:
     sys.exit(f"unknown suite {suite!r}")
