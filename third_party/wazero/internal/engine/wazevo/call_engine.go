@@ -52,21 +52,51 @@ type (
 	}
 
 	// tryHandler records the state at a try_table entry for exception handling.
-	// On match, we restore the stack to the checkpoint state and re-enter at returnAddress.
+	// On match, the stack is unwound to the entry's stack and frame pointers and
+	// execution re-enters at returnAddress.
+	//
+	// The checkpoint copies nothing from the stack (pybox patch 0006): while the
+	// handler is active, the frames at and above the entry's stack pointer are
+	// those of the function that entered the try_table and of its callers, and
+	// nothing writes to them until that function resumes (callees and the Go
+	// calls they make use the stack below). What the handler needs from the
+	// entering function's frame is unchanged at a throw: values live across the
+	// entry call are in spill slots, one per SSA value, which nothing else
+	// writes; wasm locals changed in the try body are read from localsSaveArea.
+	// The stack may be reallocated by growth between entry and throw, so the
+	// pointers are kept as offsets from the top of the stack, which growth
+	// preserves (adjustClonedStack rewrites the saved frame pointers).
 	tryHandler struct {
-		// Cloned stack and state from the try_table entry checkpoint,
-		// using the same approach as experimental.Snapshot.
-		sp, fp, top    uintptr
-		returnAddress  *byte
-		savedRegisters [64][2]uint64
-		stack          []byte // cloned stack
+		// spOffset and fpOffset are stackTop minus the stack and frame pointers
+		// at the try_table entry.
+		spOffset, fpOffset uintptr
+		// entryTop is stackTop at the entry: if the stack has moved since,
+		// the caller's frame pointer saved in goCallFrame is relocated.
+		entryTop uintptr
+		// goCallFrame holds goCallFrameLen bytes from the entry's stack
+		// pointer: the frame of the Go function trampoline that the entry
+		// called, which the trampoline reads when it returns to the
+		// try_table's code, and which later calls in the try body overwrite.
+		// goCallFrameFP is the offset in it of the saved frame pointer, if
+		// hasFrameFP.
+		goCallFrame                   [tryTableFrameWindowMax / 8]uint64
+		goCallFrameLen, goCallFrameFP uintptr
+		hasFrameFP                    bool
+		returnAddress                 *byte
+		savedRegisters                [64][2]uint64
 		// catchClauses describes what exceptions this handler catches.
 		catchClauses []wazevoapi.CatchClauseInstance
 		// localsSaveArea is a heap buffer where locals are mirrored inside
 		// try bodies. Handlers read from it to get updated values.
 		// Nil for nested same-function try_tables that reuse the enclosing
-		// handler's save area.
+		// handler's save area. Its backing array is kept in spareSaveArea
+		// when the handler is popped, for the next handler in this slot.
 		localsSaveArea []uint64
+		// spareSaveArea is a buffer left by an earlier handler in this slot of
+		// tryHandlers, reused by the next entry that needs a save area no
+		// longer than it. The compiled code initialises the whole save area
+		// when it enters the try body, so a reused buffer needs no clearing.
+		spareSaveArea []uint64
 		// moduleInstance is the module that set up this try handler.
 		// Used for tag matching in doHandleException (the tag index in
 		// catch clauses is relative to this module's tag index space).
@@ -606,8 +636,8 @@ func (c *callEngine) callWithStack(ctx context.Context, paramResultStack []uint6
 		case wazevoapi.ExitCodeNullReference:
 			panic(wasmruntime.ErrRuntimeNullReference)
 		case wazevoapi.ExitCodeTryTableEnter:
-			// Save current state as a try handler checkpoint using stack cloning
-			// (same approach as experimental.Snapshot).
+			// Record a try handler: where the entry's frame is and where to
+			// resume (see tryHandler; the stack is not copied).
 			// The encoded exit code (with tryTableID in upper bits) is on the
 			// Go call stack as the second trampoline argument, not in execCtx.exitCode.
 			tryTableEnterStack := goCallStackView(c.execCtx.stackPointerBeforeGoCall)
@@ -616,29 +646,8 @@ func (c *callEngine) callWithStack(ctx context.Context, paramResultStack []uint6
 			me := mod.Engine.(*moduleEngine)
 			info := &me.parent.tryTableInfo[tryTableID]
 			returnAddress := c.execCtx.goCallReturnAddress
-			oldTop, oldSp := c.stackTop, uintptr(unsafe.Pointer(c.execCtx.stackPointerBeforeGoCall))
-			newSP, newFP, newTop, newStack := c.cloneStack(tryTableCloneLen(oldTop-oldSp, uintptr(len(c.stack))))
-			adjustClonedStack(oldSp, oldTop, newSP, newFP, newTop)
-
-			// Allocate a heap buffer for locals so handlers can read throw-time values.
-			// Nested try_tables in the same function (ReuseLocals) share the enclosing handler's save area.
-			var saveArea []uint64
-			if info.NumLocals > 0 && !info.ReuseLocals {
-				saveArea = make([]uint64, info.NumLocals*2) // 16 bytes per local
-				c.execCtx.localsSaveAreaPtr = uintptr(unsafe.Pointer(&saveArea[0]))
-			}
-
-			c.tryHandlers = append(c.tryHandlers, tryHandler{
-				sp:             newSP,
-				fp:             newFP,
-				top:            newTop,
-				returnAddress:  returnAddress,
-				savedRegisters: c.execCtx.savedRegisters,
-				stack:          newStack,
-				catchClauses:   info.CatchClauses,
-				moduleInstance: mod,
-				localsSaveArea: saveArea,
-			})
+			sp := uintptr(unsafe.Pointer(c.execCtx.stackPointerBeforeGoCall))
+			c.pushTryHandler(info, mod, returnAddress, sp, c.execCtx.framePointerBeforeGoCall)
 			// Set clauseIdx = -1 (no exception) in execCtx for the compiled code
 			// to read after the trampoline returns.
 			c.execCtx.caughtExceptionClauseIdx = -1
@@ -660,6 +669,73 @@ func (c *callEngine) callWithStack(ctx context.Context, paramResultStack []uint6
 		}
 	}
 }
+
+// pushTryHandler records a try_table entry: the stack and frame pointers as
+// offsets from the top of the stack, where to resume, and, unless the
+// try_table shares its function's enclosing save area, a locals save area,
+// reusing the buffer an earlier handler left in the same slot.
+func (c *callEngine) pushTryHandler(info *wazevoapi.TryTableInfo, mod *wasm.ModuleInstance, returnAddress *byte, sp, fp uintptr) {
+	frameLen, frameFP, hasFP := goCallFrameLen(sp, fp, c.stackTop)
+	if frameLen > tryTableFrameWindowMax || frameLen%8 != 0 {
+		panic("BUG: try_table entry's trampoline frame does not fit the handler")
+	}
+	var fpOffset uintptr
+	if hasFP {
+		fpOffset = c.stackTop - fp
+	}
+	n := len(c.tryHandlers)
+	var buf []uint64
+	if n < cap(c.tryHandlers) {
+		buf = c.tryHandlers[:n+1][n].spareSaveArea
+	}
+	var saveArea []uint64
+	if info.NumLocals > 0 && !info.ReuseLocals {
+		need := info.NumLocals * 2 // 16 bytes per local
+		if cap(buf) < need {
+			buf = make([]uint64, need)
+		}
+		saveArea = buf[:need]
+		c.execCtx.localsSaveAreaPtr = uintptr(unsafe.Pointer(&saveArea[0]))
+	}
+	c.tryHandlers = append(c.tryHandlers, tryHandler{
+		spOffset:       c.stackTop - sp,
+		fpOffset:       fpOffset,
+		entryTop:       c.stackTop,
+		goCallFrameLen: frameLen,
+		goCallFrameFP:  frameFP,
+		hasFrameFP:     hasFP,
+		returnAddress:  returnAddress,
+		savedRegisters: c.execCtx.savedRegisters,
+		catchClauses:   info.CatchClauses,
+		moduleInstance: mod,
+		localsSaveArea: saveArea,
+		spareSaveArea:  buf,
+	})
+	h := &c.tryHandlers[n]
+	copy(h.goCallFrame[:frameLen/8], stackWords(sp, frameLen))
+}
+
+// restoreGoCallFrame writes the entry's trampoline frame back at sp, the
+// entry's stack pointer on the current stack, relocating the saved frame
+// pointer if the stack has moved since the entry.
+func (c *callEngine) restoreGoCallFrame(h *tryHandler, sp uintptr) {
+	dst := stackWords(sp, h.goCallFrameLen)
+	copy(dst, h.goCallFrame[:h.goCallFrameLen/8])
+	if h.hasFrameFP && c.stackTop != h.entryTop {
+		dst[h.goCallFrameFP/8] += uint64(c.stackTop - h.entryTop)
+	}
+}
+
+// stackWords views length bytes of the stack from sp as words.
+func stackWords(sp, length uintptr) []uint64 {
+	// Converted through a pointer to the uintptr, as goCallStackView's
+	// callers do, so that vet's unsafeptr check accepts it.
+	return unsafe.Slice(*(**uint64)(unsafe.Pointer(&sp)), length/8)
+}
+
+// tryTableFrameWindowMax bounds the trampoline frame a try handler keeps
+// (goCallFrameLen): a try_table entry's trampoline passes one argument.
+const tryTableFrameWindowMax = 256
 
 // doHandleException tries to match the given exception against active try handlers.
 // If a match is found, it restores the execution state to the handler's checkpoint
@@ -691,14 +767,14 @@ func (c *callEngine) doHandleException(exn *wasm.Exception) bool {
 				// Store the caught exception so handler code can read params.
 				c.pendingException = exn
 
-				// Restore the cloned stack (like snapshot.doRestore).
-				spp := *(**uint64)(unsafe.Pointer(&h.sp))
-				c.stack = h.stack
-				c.stackTop = h.top
+				// Unwind to the entry's frame on the current stack.
+				sp := c.stackTop - h.spOffset
+				c.restoreGoCallFrame(h, sp)
 				ec := &c.execCtx
-				ec.stackBottomPtr = &c.stack[0]
-				ec.stackPointerBeforeGoCall = spp
-				ec.framePointerBeforeGoCall = h.fp
+				ec.stackPointerBeforeGoCall = *(**uint64)(unsafe.Pointer(&sp))
+				if h.hasFrameFP {
+					ec.framePointerBeforeGoCall = c.stackTop - h.fpOffset
+				}
 				ec.goCallReturnAddress = h.returnAddress
 				ec.savedRegisters = h.savedRegisters
 
@@ -756,28 +832,6 @@ func (c *callEngine) growStack() (newSP, newFP uintptr, err error) {
 	newSP, newFP, c.stackTop, c.stack = c.cloneStack(newLen)
 	c.execCtx.stackBottomPtr = &c.stack[0]
 	return
-}
-
-// tryTableCloneHeadroom is the free space a try_table checkpoint's stack
-// keeps below the frames it copies (pybox patch 0003).
-const tryTableCloneHeadroom = 1024
-
-// tryTableCloneLen is the length of the stack a try_table entry clones, given
-// the bytes in use and the current stack's length. The clone holds the used
-// part, 16 bytes of alignment slack and tryTableCloneHeadroom, never more
-// than the current stack (plus the slack). It is adopted only if a handler
-// catches; compiled code then grows it like any stack when a call needs more
-// room. Cloning the whole stack instead made every entry allocate and zero
-// all of it, and the stack never shrinks (pybox patch 0003).
-func tryTableCloneLen(used, stackLen uintptr) uintptr {
-	full := stackLen + 16
-	if wazevoapi.StackGuardCheckEnabled {
-		return full // the guard page check expects the whole layout
-	}
-	if l := used + 16 + tryTableCloneHeadroom; l < full {
-		return l
-	}
-	return full
 }
 
 func (c *callEngine) cloneStack(l uintptr) (newSP, newFP, newTop uintptr, newStack []byte) {

@@ -66,18 +66,3 @@ func TestCallEngine_requiredInitialStackSize(t *testing.T) {
 	c.sizeOfParamResultSlice = 1000
 	require.Equal(t, 1000*16+32+16, c.requiredInitialStackSize())
 }
-
-// Test_tryTableCloneLen: a try_table checkpoint copies the used part of the
-// stack with headroom, not the whole stack (pybox patch 0003), and is never
-// longer than a full clone.
-func Test_tryTableCloneLen(t *testing.T) {
-	for _, tc := range []struct{ used, stackLen, want uintptr }{
-		{used: 0, stackLen: 10240, want: 16 + tryTableCloneHeadroom},
-		{used: 512, stackLen: 10240, want: 512 + 16 + tryTableCloneHeadroom},
-		{used: 1 << 20, stackLen: 4 << 20, want: 1<<20 + 16 + tryTableCloneHeadroom},
-		{used: 10000, stackLen: 10240, want: 10240 + 16}, // headroom would exceed a full clone
-		{used: 10240, stackLen: 10240, want: 10240 + 16},
-	} {
-		require.Equal(t, tc.want, tryTableCloneLen(tc.used, tc.stackLen), "used %d of %d", tc.used, tc.stackLen)
-	}
-}
