@@ -174,6 +174,13 @@ type (
 		// localsSaveAreaPtr points to the tryHandler's localsSaveArea slice
 		// backing array. Handlers load locals from this slice.
 		localsSaveAreaPtr uintptr
+		// caughtLocalsSaveAreaPtr points to the save area of the handler
+		// that caught the current exception: the handler block reloads the
+		// locals from it, while localsSaveAreaPtr already points to the
+		// area of the try body the code runs in after the handler (an
+		// enclosing handler's, often a caller's), so that stores to locals
+		// made there reach that area (pybox patch 0007).
+		caughtLocalsSaveAreaPtr uintptr
 	}
 )
 
@@ -757,9 +764,14 @@ func (c *callEngine) doHandleException(exn *wasm.Exception) bool {
 				matched = true
 			}
 			if matched {
-				// Restore localsSaveAreaPtr from the matched handler or
-				// the nearest enclosing one (same-function reuse).
+				// The handler block reloads the locals from the matched
+				// handler's save area, or from the nearest enclosing one
+				// (same-function reuse); the code after it stores to the
+				// area of the try_table it is in, which the matched handler
+				// no longer is.
 				c.restoreLocalsSaveAreaPtr(i)
+				c.execCtx.caughtLocalsSaveAreaPtr = c.execCtx.localsSaveAreaPtr
+				c.restoreLocalsSaveAreaPtr(i - 1)
 
 				// Pop all handlers at and above this one.
 				c.tryHandlers = c.tryHandlers[:i]

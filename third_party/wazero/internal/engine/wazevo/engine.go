@@ -133,7 +133,7 @@ var _ wasm.Engine = (*engine)(nil)
 // (the execution context and the try_table info), so without the suffix
 // either would load the other's entries. With it, each sees the other's
 // entries as stale and recompiles.
-const cacheVersionSuffix = "+pybox.2504"
+const cacheVersionSuffix = "+pybox.2504.7"
 
 // NewEngine returns the implementation of wasm.Engine.
 func NewEngine(ctx context.Context, _ api.CoreFeatures, fc filecache.Cache) wasm.Engine {
