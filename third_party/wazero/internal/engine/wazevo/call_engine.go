@@ -83,7 +83,10 @@ type (
 		goCallFrameLen, goCallFrameFP uintptr
 		hasFrameFP                    bool
 		returnAddress                 *byte
-		savedRegisters                [64][2]uint64
+		// savedRegisters holds the first goCallSavedRegisters entries of
+		// the execution context's savedRegisters at the entry: the
+		// registers the trampoline restores when it returns.
+		savedRegisters [32][2]uint64
 		// catchClauses describes what exceptions this handler catches.
 		catchClauses []wazevoapi.CatchClauseInstance
 		// localsSaveArea is a heap buffer where locals are mirrored inside
@@ -690,11 +693,15 @@ func (c *callEngine) pushTryHandler(info *wazevoapi.TryTableInfo, mod *wasm.Modu
 	if hasFP {
 		fpOffset = c.stackTop - fp
 	}
+	// The handler is written in place: its arrays are large and only their
+	// used prefixes matter, so the slot is neither zeroed nor copied.
 	n := len(c.tryHandlers)
-	var buf []uint64
-	if n < cap(c.tryHandlers) {
-		buf = c.tryHandlers[:n+1][n].spareSaveArea
+	if n == cap(c.tryHandlers) {
+		c.tryHandlers = append(c.tryHandlers, tryHandler{})
 	}
+	c.tryHandlers = c.tryHandlers[:n+1]
+	h := &c.tryHandlers[n]
+	buf := h.spareSaveArea
 	var saveArea []uint64
 	if info.NumLocals > 0 && !info.ReuseLocals {
 		need := info.NumLocals * 2 // 16 bytes per local
@@ -704,21 +711,14 @@ func (c *callEngine) pushTryHandler(info *wazevoapi.TryTableInfo, mod *wasm.Modu
 		saveArea = buf[:need]
 		c.execCtx.localsSaveAreaPtr = uintptr(unsafe.Pointer(&saveArea[0]))
 	}
-	c.tryHandlers = append(c.tryHandlers, tryHandler{
-		spOffset:       c.stackTop - sp,
-		fpOffset:       fpOffset,
-		entryTop:       c.stackTop,
-		goCallFrameLen: frameLen,
-		goCallFrameFP:  frameFP,
-		hasFrameFP:     hasFP,
-		returnAddress:  returnAddress,
-		savedRegisters: c.execCtx.savedRegisters,
-		catchClauses:   info.CatchClauses,
-		moduleInstance: mod,
-		localsSaveArea: saveArea,
-		spareSaveArea:  buf,
-	})
-	h := &c.tryHandlers[n]
+	h.spOffset, h.fpOffset, h.entryTop = c.stackTop-sp, fpOffset, c.stackTop
+	h.goCallFrameLen, h.goCallFrameFP, h.hasFrameFP = frameLen, frameFP, hasFP
+	h.returnAddress = returnAddress
+	h.catchClauses = info.CatchClauses
+	h.moduleInstance = mod
+	h.localsSaveArea, h.spareSaveArea = saveArea, buf
+	regs := goCallSavedRegisters()
+	copy(h.savedRegisters[:regs], c.execCtx.savedRegisters[:regs])
 	copy(h.goCallFrame[:frameLen/8], stackWords(sp, frameLen))
 }
 
@@ -788,7 +788,8 @@ func (c *callEngine) doHandleException(exn *wasm.Exception) bool {
 					ec.framePointerBeforeGoCall = c.stackTop - h.fpOffset
 				}
 				ec.goCallReturnAddress = h.returnAddress
-				ec.savedRegisters = h.savedRegisters
+				regs := goCallSavedRegisters()
+				copy(ec.savedRegisters[:regs], h.savedRegisters[:regs])
 
 				// Set the matched clause index in execCtx for compiled code to read.
 				ec.caughtExceptionClauseIdx = int64(clauseIdx)

@@ -40,3 +40,8 @@ func adjustClonedStack(oldsp, oldTop, sp, fp, top uintptr) {
 func goCallFrameLen(sp, fp, top uintptr) (length, frameFP uintptr, hasFP bool) {
 	return fp + 16 - sp, fp - sp, true
 }
+
+// goCallSavedRegisters is how many entries of the execution context's
+// savedRegisters a Go function trampoline restores when it returns: all a
+// try handler keeps (pybox patch 0008).
+func goCallSavedRegisters() int { return amd64.GoFunctionTrampolineSavedRegisters() }

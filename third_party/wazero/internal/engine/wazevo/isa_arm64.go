@@ -46,3 +46,8 @@ func goCallFrameLen(sp, fp, top uintptr) (length, frameFP uintptr, hasFP bool) {
 	}
 	return length, 0, false
 }
+
+// goCallSavedRegisters is how many entries of the execution context's
+// savedRegisters a Go function trampoline restores when it returns: all a
+// try handler keeps (pybox patch 0008).
+func goCallSavedRegisters() int { return arm64.GoFunctionTrampolineSavedRegisters() }

@@ -31,3 +31,5 @@ func adjustClonedStack(oldsp, oldTop, sp, fp, top uintptr) {
 func goCallFrameLen(sp, fp, top uintptr) (length, frameFP uintptr, hasFP bool) {
 	panic("unsupported architecture")
 }
+
+func goCallSavedRegisters() int { panic("unsupported architecture") }
