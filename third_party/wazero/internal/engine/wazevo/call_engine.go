@@ -82,7 +82,14 @@ type (
 		goCallFrame                   [tryTableFrameWindowMax / 8]uint64
 		goCallFrameLen, goCallFrameFP uintptr
 		hasFrameFP                    bool
-		returnAddress                 *byte
+		// callerRetOffset is stackTop minus the address of the return
+		// address in the frame of the function that entered the try_table
+		// (amd64: above the frame pointer the trampoline saved), and
+		// callerRet that return address. A throw checks that the frame is
+		// still there before resuming in it (frameLive); 0 if not checked.
+		callerRetOffset uintptr
+		callerRet       uint64
+		returnAddress   *byte
 		// savedRegisters holds the first goCallSavedRegisters entries of
 		// the execution context's savedRegisters at the entry: the
 		// registers the trampoline restores when it returns.
@@ -717,9 +724,32 @@ func (c *callEngine) pushTryHandler(info *wazevoapi.TryTableInfo, mod *wasm.Modu
 	h.catchClauses = info.CatchClauses
 	h.moduleInstance = mod
 	h.localsSaveArea, h.spareSaveArea = saveArea, buf
+	h.callerRetOffset, h.callerRet = 0, 0
+	if hasFP {
+		if callerFP := uintptr(stackWords(fp, 8)[0]); callerFP >= sp && callerFP+16 <= c.stackTop {
+			h.callerRetOffset = c.stackTop - (callerFP + 8)
+			h.callerRet = stackWords(callerFP+8, 8)[0]
+		}
+	}
 	regs := goCallSavedRegisters()
 	copy(h.savedRegisters[:regs], c.execCtx.savedRegisters[:regs])
 	copy(h.goCallFrame[:frameLen/8], stackWords(sp, frameLen))
+}
+
+// frameLive reports whether the frame of the function that entered h's
+// try_table still holds the return address it held at the entry. Compiled
+// code pops a handler on every way out of its try_table, so this always
+// holds; it is checked because resuming in a frame that has been reused by
+// other code would read its spill slots as the wrong values (pybox patch
+// 0006).
+func (c *callEngine) frameLive(h *tryHandler) bool {
+	if h.callerRetOffset == 0 {
+		return true
+	}
+	if h.callerRetOffset > c.stackTop-uintptr(unsafe.Pointer(&c.stack[0])) {
+		return false
+	}
+	return stackWords(c.stackTop-h.callerRetOffset, 8)[0] == h.callerRet
 }
 
 // restoreGoCallFrame writes the entry's trampoline frame back at sp, the
@@ -780,6 +810,9 @@ func (c *callEngine) doHandleException(exn *wasm.Exception) bool {
 				c.pendingException = exn
 
 				// Unwind to the entry's frame on the current stack.
+				if !c.frameLive(h) {
+					panic("BUG: a try_table handler outlived its frame")
+				}
 				sp := c.stackTop - h.spOffset
 				c.restoreGoCallFrame(h, sp)
 				ec := &c.execCtx

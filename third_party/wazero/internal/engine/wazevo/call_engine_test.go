@@ -66,3 +66,22 @@ func TestCallEngine_requiredInitialStackSize(t *testing.T) {
 	c.sizeOfParamResultSlice = 1000
 	require.Equal(t, 1000*16+32+16, c.requiredInitialStackSize())
 }
+
+// Test_frameLive: a throw resumes in a try handler's frame only if the
+// frame still holds the return address it held when the try_table was
+// entered (pybox patch 0006).
+func Test_frameLive(t *testing.T) {
+	c := &callEngine{stack: make([]byte, 1024)}
+	c.stackTop = alignedStackTop(c.stack)
+	const off = 64
+	word := stackWords(c.stackTop-off, 8)
+	word[0] = 0xdeadbeef
+	h := &tryHandler{callerRetOffset: off, callerRet: 0xdeadbeef}
+	require.True(t, c.frameLive(h))
+	word[0] = 0xfeedface // another function's frame is there now
+	require.False(t, c.frameLive(h))
+	h.callerRetOffset = 1 << 20 // beyond the stack
+	require.False(t, c.frameLive(h))
+	h.callerRetOffset = 0 // not checked (no frame pointer)
+	require.True(t, c.frameLive(h))
+}
