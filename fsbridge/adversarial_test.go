@@ -319,8 +319,8 @@ t('create', lambda: put('/data/new.csv', 'x'))
 t('remove', lambda: os.remove('/data/a.csv'))
 t('rmdir', lambda: os.rmdir('/data/sub'))
 t('mkdir', lambda: os.mkdir('/data/d'))
-# WASI has no chmod: os.chmod is a no-op in the guest (the checksums at
-# the end prove the host mode did not change).
+# chmod is refused like any write (the runner's os.chmod asks the host;
+# the checksums at the end prove the host mode did not change).
 t('chmod', lambda: os.chmod('/data/a.csv', 0o777))
 t('utime', lambda: os.utime('/data/a.csv', (0, 0)))
 t('rmtree', lambda: shutil.rmtree('/data'))
@@ -329,10 +329,11 @@ t('read', lambda: read('/data/a.csv')[:3])
 			want: map[string]string{
 				"open": "OSError EROFS", "append": "OSError EROFS", "create": "OSError EROFS",
 				"remove": "OSError EROFS", "rmdir": "OSError EROFS", "mkdir": "OSError EROFS",
-				"chmod": "OK", "utime": "OSError EROFS", "rmtree": "OSError EROFS", "read": "OK 'x,y'",
+				"chmod": "OSError EROFS", "utime": "OSError EROFS", "rmtree": "OSError EROFS", "read": "OK 'x,y'",
 			},
 			denials: [][]string{
 				{"write denied: /data/a.csv is on a read-only mount (/data)"},
+				{"chmod denied: /data/a.csv is on a read-only mount (/data)"},
 				{"delete denied: /data/a.csv is on a read-only mount (/data)"},
 				{"mkdir denied: /data/d is on a read-only mount (/data)"},
 			},

@@ -432,7 +432,7 @@ func (c *cowMount) chmod(rel string, perm fs.FileMode) error {
 	if err := c.copyUp(rel); err != nil {
 		return c.m.hostErr("chmod", rel, err)
 	}
-	return c.upper.chmod(rel, perm&(fs.ModePerm|fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky))
+	return c.upper.chmod(rel, perm&fs.ModePerm) // permission bits only, as plainMount.chmod
 }
 
 func (c *cowMount) utimens(rel string, atim, mtim int64) error {

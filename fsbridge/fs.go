@@ -237,6 +237,15 @@ func (f *sandboxFS) Stat(p string) (wsys.Stat_t, experimentalsys.Errno) { return
 // Lstat implements experimentalsys.FS.
 func (f *sandboxFS) Lstat(p string) (wsys.Stat_t, experimentalsys.Errno) { return f.stat(p, false) }
 
+// Writable reports whether the guest may modify what is at guest path p:
+// it is in a writable mount (a read-write, copy-on-write, /tmp or /output
+// mount, or a writable virtual folder). It records nothing. The runtime asks
+// it to answer os.access(p, os.W_OK) as Linux does on a read-only mount.
+func (f *sandboxFS) Writable(p string) bool {
+	_, _, m, _, err := f.r.resolve(p)
+	return err == nil && m != nil && m.writable()
+}
+
 // writeTarget resolves a path for a modifying operation.
 func (f *sandboxFS) writeTarget(op, p string) (*mount, string, experimentalsys.Errno) {
 	s := f.r

@@ -280,7 +280,9 @@ func (p *plainMount) mkdir(rel string, perm fs.FileMode) error {
 }
 
 func (p *plainMount) chmod(rel string, perm fs.FileMode) error {
-	return p.m.hostErr("chmod", rel, p.be.chmod(rel, perm&(fs.ModePerm|fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)))
+	// Permission bits only: a set-user-ID or set-group-ID bit on a file the
+	// guest wrote would be a hazard for host programs and users.
+	return p.m.hostErr("chmod", rel, p.be.chmod(rel, perm&fs.ModePerm))
 }
 
 func (p *plainMount) rename(from, to string) error {

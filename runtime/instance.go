@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +20,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 	"github.com/tetratelabs/wazero/experimental/sysfs"
 	"github.com/tetratelabs/wazero/sys"
 
@@ -71,7 +74,8 @@ type instance struct {
 	// userSiteEx explains refusals under packages.UserSitePath, which the
 	// job's filesystem does not serve.
 	userSiteEx Explainer
-	openFDs    string // file descriptors open after boot ("fds"), for the snapshot check
+	userSiteFS experimentalsys.FS // the user's packages, read-only; nil without userSite
+	openFDs    string             // file descriptors open after boot ("fds"), for the snapshot check
 	closeOnce  sync.Once
 	jobsOnce   sync.Once
 	onClose    func() // unregisters the instance from its engine
@@ -144,6 +148,7 @@ func (e *Engine) instantiate(ctx context.Context, memLimit int64) (*instance, er
 	if e.userSite != nil {
 		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(e.userSiteFS, packages.UserSitePath)
 		inst.userSiteEx = e.userSite
+		inst.userSiteFS = e.userSiteFS
 	}
 	mc := wazero.NewModuleConfig().
 		WithName("").
@@ -288,6 +293,10 @@ func (inst *instance) handle(op string, in []byte) ([]byte, error) {
 		return nil, nil
 	case "explain":
 		return inst.explain(in), nil
+	case "mode":
+		return inst.mode(in), nil
+	case "chmod":
+		return inst.chmod(in), nil
 	case "fds":
 		if inst.phase != phaseSetup {
 			inst.violate("open descriptors were reported after set-up")
@@ -547,6 +556,145 @@ type Explainer interface {
 // Sandbox.ExplainUnnamed.
 type UnnamedExplainer interface {
 	ExplainUnnamed() (string, bool)
+}
+
+// Writer is implemented by a Request.FS that can say whether the guest may
+// modify a guest path (fsbridge's filesystem does): the guest's
+// os.access(p, os.W_OK) is false on a read-only mount, as on Linux.
+type Writer interface {
+	Writable(guestPath string) bool
+}
+
+// guestPath reads the payload "cwd NUL path" of a guest call into a clean
+// absolute guest path, and what follows the path (after a further NUL).
+func guestPath(in []byte) (p, rest string, ok bool) {
+	cwd, p, found := strings.Cut(string(in), "\x00")
+	if !found {
+		return "", "", false
+	}
+	p, rest, _ = strings.Cut(p, "\x00")
+	if p == "" {
+		return "", "", false
+	}
+	if !path.IsAbs(p) {
+		if cwd == "" {
+			cwd = "/"
+		}
+		p = path.Join(cwd, p)
+	}
+	return path.Clean(p), rest, true
+}
+
+// under reports whether guest path p is dir or inside it.
+func under(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
+
+// mode serves the guest's "mode" call (payload cwd NUL path NUL "1" to follow
+// a final symbolic link, "0" not to): WASI's file status has no permission
+// bits, so the runner's os.stat asks for them here. The answer is
+// "MODE,W": the permission bits in decimal, and W 1 if the guest may modify
+// the path (see Writer), else 0; empty if the path cannot be looked at. The
+// runtime bundle and the user's packages are read-only installations:
+// 0o755 for folders, 0o644 for files.
+func (inst *instance) mode(in []byte) []byte {
+	p, follow, ok := guestPath(in)
+	if !ok {
+		return nil
+	}
+	var fsys experimentalsys.FS = inst.root.fs()
+	rel := strings.TrimPrefix(p, "/")
+	installed := false
+	switch {
+	case under(p, bundleGuest):
+		fsys, rel, installed = inst.bundle, strings.TrimPrefix(strings.TrimPrefix(p, bundleGuest), "/"), true
+	case inst.userSiteFS != nil && under(p, packages.UserSitePath):
+		fsys, rel, installed = inst.userSiteFS, strings.TrimPrefix(strings.TrimPrefix(p, packages.UserSitePath), "/"), true
+	}
+	if rel == "" {
+		rel = "."
+	}
+	var st sys.Stat_t
+	var errno experimentalsys.Errno
+	if follow == "0" {
+		st, errno = fsys.Lstat(rel)
+	} else {
+		st, errno = fsys.Stat(rel)
+	}
+	if errno != 0 {
+		return nil
+	}
+	perm := uint32(st.Mode.Perm())
+	writable := false
+	if installed {
+		perm = 0o644
+		if st.Mode.IsDir() {
+			perm = 0o755
+		}
+	} else if w, ok := fsys.(Writer); ok {
+		writable = w.Writable(p)
+	}
+	w := byte('0')
+	if writable {
+		w = '1'
+	}
+	return append(strconv.AppendUint(nil, uint64(perm), 10), ',', w)
+}
+
+// chmod serves the guest's "chmod" call (payload cwd NUL path NUL mode in
+// decimal): WASI has no chmod, and python.wasm's os.chmod did nothing. The
+// job's filesystem decides (fsbridge: permission bits only, on writable
+// mounts; refused elsewhere, with the reason kept for "explain"). The
+// answer is empty on success, else the name of the errno ("EROFS").
+func (inst *instance) chmod(in []byte) []byte {
+	p, modeText, ok := guestPath(in)
+	if !ok {
+		return []byte("EINVAL")
+	}
+	mode, err := strconv.ParseUint(modeText, 10, 32)
+	if err != nil {
+		return []byte("EINVAL")
+	}
+	perm := fs.FileMode(mode) & fs.ModePerm
+	var errno experimentalsys.Errno
+	switch {
+	case under(p, bundleGuest):
+		errno = inst.bundle.Chmod(strings.TrimPrefix(strings.TrimPrefix(p, bundleGuest), "/"), perm)
+	case inst.userSiteFS != nil && under(p, packages.UserSitePath):
+		errno = experimentalsys.EROFS
+	default:
+		errno = inst.root.fs().Chmod(strings.TrimPrefix(p, "/"), perm)
+	}
+	if errno == 0 {
+		return nil
+	}
+	return []byte(errnoName(errno))
+}
+
+// errnoName is the POSIX name of a wazero errno, as Python's errno module
+// has it.
+func errnoName(e experimentalsys.Errno) string {
+	switch e {
+	case experimentalsys.EACCES:
+		return "EACCES"
+	case experimentalsys.EPERM:
+		return "EPERM"
+	case experimentalsys.EROFS:
+		return "EROFS"
+	case experimentalsys.ENOENT:
+		return "ENOENT"
+	case experimentalsys.ENOTDIR:
+		return "ENOTDIR"
+	case experimentalsys.EINVAL:
+		return "EINVAL"
+	case experimentalsys.ENOSYS:
+		return "ENOSYS"
+	case experimentalsys.ENOTSUP:
+		return "ENOTSUP"
+	case experimentalsys.ELOOP:
+		return "ELOOP"
+	case experimentalsys.ENAMETOOLONG:
+		return "ENAMETOOLONG"
+	}
+	return "EIO"
 }
 
 // explain serves the guest's "explain" call: payload is cwd NUL path. An

@@ -345,6 +345,123 @@ def _patch_utime():
 _patch_utime()
 
 
+# --- Permission bits ------------------------------------------------------
+# WASI's file status has no permission bits and WASI has no chmod: in
+# python.wasm, os.stat(p).st_mode was 0o100000 for every file and os.chmod
+# did nothing, even on a read-only mount. os.stat and os.lstat now ask the
+# host for the bits (the host file's mode on a mount, the mode kept in
+# memory for /tmp), os.chmod asks the host to set them (permission bits
+# only, on writable mounts; refused elsewhere, with the reason), and
+# os.access uses both (W_OK is false on a read-only mount). os.fstat,
+# DirEntry.stat() and calls with dir_fd keep WASI's answer.
+def _patch_modes():
+    import errno
+    import os
+
+    real_stat, real_lstat, real_chmod, real_access = os.stat, os.lstat, os.chmod, os.access
+    hidden = [n for n in ("st_atime", "st_mtime", "st_ctime", "st_atime_ns", "st_mtime_ns",
+                          "st_ctime_ns", "st_blksize", "st_blocks", "st_rdev")
+              if hasattr(os.stat_result, n)]
+
+    getcwd, fsdecode = os.getcwd, os.fsdecode
+
+    def ask(op, path, arg):
+        p = fsdecode(path)
+        cwd = "" if p[:1] == "/" else getcwd()
+        return p, _call(op, (cwd + "\0" + p + "\0" + arg).encode(
+            "utf-8", "surrogateescape")).decode()
+
+    def mode(path, follow):
+        # (permission bits, writable), or None if the host cannot tell.
+        try:
+            _, r = ask("mode", path, "1" if follow else "0")
+            perm, w = r.split(",")
+            return int(perm), w == "1"
+        except Exception:
+            return None
+
+    def with_mode(st, m):
+        if m is None:
+            return st
+        fields = tuple(st)
+        return os.stat_result(((st.st_mode & 0o170000) | m[0],) + fields[1:],
+                              {n: getattr(st, n) for n in hidden})
+
+    def stat(path, *, dir_fd=None, follow_symlinks=True):
+        st = real_stat(path, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
+        if dir_fd is None and not isinstance(path, int):
+            st = with_mode(st, mode(path, follow_symlinks))
+        return st
+
+    def lstat(path, *, dir_fd=None):
+        st = real_lstat(path, dir_fd=dir_fd)
+        if dir_fd is None:
+            st = with_mode(st, mode(path, False))
+        return st
+
+    def chmod(path, mode_, *, dir_fd=None, follow_symlinks=True):
+        if dir_fd is not None or isinstance(path, int):
+            return real_chmod(path, mode_, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
+        if not isinstance(mode_, int):
+            raise TypeError("an integer is required (got type %s)" % type(mode_).__name__)
+        # Check the path the usual way first (its errors say why).
+        real_stat(path, follow_symlinks=follow_symlinks)
+        p, err = ask("chmod", path, str(mode_ & 0o7777))
+        if err:
+            code = getattr(errno, err, errno.EIO)
+            try:
+                why = _call("explain", (os.getcwd() + "\0" + p).encode(
+                    "utf-8", "surrogateescape")).decode("utf-8", "replace")
+            except Exception:
+                why = ""
+            raise OSError(code, why or os.strerror(code), p)
+
+    def access(path, mode_, *, dir_fd=None, effective_ids=False, follow_symlinks=True):
+        ok = real_access(path, mode_, dir_fd=dir_fd, effective_ids=effective_ids,
+                         follow_symlinks=follow_symlinks)
+        if not ok or mode_ == os.F_OK or dir_fd is not None or isinstance(path, int):
+            return ok
+        m = mode(path, follow_symlinks)
+        if m is None:
+            return ok
+        perm, writable = m
+        # The guest owns what it can reach: the owner's bits decide.
+        if mode_ & os.R_OK and not perm & 0o400:
+            return False
+        if mode_ & os.W_OK and not (writable and perm & 0o200):
+            return False
+        if mode_ & os.X_OK and not perm & 0o100:
+            return False
+        return True
+
+    # os.path's tests (exists, isfile, isdir, islink, getsize, ...) look only
+    # at a file's type, size and times: they keep the plain stat, which is
+    # several times faster than asking the host for the bits as well.
+    import genericpath
+    import posixpath
+    import types
+
+    class PlainStatOs(types.ModuleType):
+        def __getattr__(self, name):
+            return getattr(os, name)
+
+    plain = PlainStatOs(os.__name__)
+    plain.__dict__.update(os.__dict__)
+    plain.stat, plain.lstat = real_stat, real_lstat
+    genericpath.os = posixpath.os = plain
+
+    for new, real in ((stat, real_stat), (lstat, real_lstat), (chmod, real_chmod), (access, real_access)):
+        new.__doc__, new.__module__ = real.__doc__, real.__module__
+        new.__name__ = new.__qualname__ = real.__name__
+        setattr(os, real.__name__, new)
+        # shutil and others check these sets for the functions themselves.
+        for s in (os.supports_dir_fd, os.supports_fd, os.supports_follow_symlinks,
+                  os.supports_effective_ids):
+            if real in s:
+                s.add(new)
+
+
+
 # --- Figures come back by themselves -------------------------------------
 # As in a notebook: the matplotlib figures open when a job ends, and those
 # open at each plt.show(), are saved as PNG files into the job's figure
@@ -1022,6 +1139,10 @@ sys.setrecursionlimit(1000)
 sys.meta_path.append(_MissingFinder())
 _paths()
 _preload()
+# After the preloads: matplotlib, preloaded while "/" is empty and read-only,
+# takes a read-only folder of the bundle as its configuration folder, which
+# the mode-aware os.access would rightly call unwritable.
+_patch_modes()
 _open_fds()
 # User code gets no handle on the host interface from the import system:
 # the runner keeps what it needs (_call, _compile_cell), and the finder above
