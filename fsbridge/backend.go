@@ -156,10 +156,37 @@ type memBackend struct {
 	acct    memAccount
 	mu      sync.Mutex
 	content map[*mem.FileData]*memData
+	// atimes holds access times set by utime, per file record (MemMapFs
+	// keeps one time only); a file without one reports its mtime.
+	atimes map[*mem.FileData]time.Time
 }
 
 func newMemBackend(id string) *memBackend {
-	return &memBackend{fs: afero.NewMemMapFs().(*afero.MemMapFs), dev: hash64("dev:" + id), content: map[*mem.FileData]*memData{}}
+	return &memBackend{fs: afero.NewMemMapFs().(*afero.MemMapFs), dev: hash64("dev:" + id), content: map[*mem.FileData]*memData{}, atimes: map[*mem.FileData]time.Time{}}
+}
+
+// memRecord is the MemMapFs record behind fi, if fi is one of memBackend's.
+func memRecord(fi fs.FileInfo) *mem.FileData {
+	if w, ok := fi.(memInfo); ok {
+		fi = w.FileInfo
+	}
+	if mi, ok := fi.(*mem.FileInfo); ok {
+		return mi.FileData
+	}
+	return nil
+}
+
+// atime is the access time of the file fi describes.
+func (b *memBackend) atime(fi fs.FileInfo) time.Time {
+	if meta := memRecord(fi); meta != nil {
+		b.mu.Lock()
+		t, ok := b.atimes[meta]
+		b.mu.Unlock()
+		if ok {
+			return t
+		}
+	}
+	return fi.ModTime()
 }
 
 // dataOf returns the content of the file whose record is meta, made empty
@@ -201,6 +228,7 @@ func (b *memBackend) unlinked(fi fs.FileInfo) {
 	b.mu.Lock()
 	d := b.content[mi.FileData]
 	delete(b.content, mi.FileData)
+	delete(b.atimes, mi.FileData)
 	b.mu.Unlock()
 	if d == nil {
 		return
@@ -361,11 +389,17 @@ func (b *memBackend) chtimes(name string, atime, mtime time.Time) error {
 	if err != nil {
 		return err
 	}
+	// A zero time is left as it is (UTIME_OMIT).
 	if mtime.IsZero() {
 		mtime = fi.ModTime()
 	}
 	if atime.IsZero() {
-		atime = mtime
+		atime = b.atime(fi)
+	}
+	if meta := memRecord(fi); meta != nil {
+		b.mu.Lock()
+		b.atimes[meta] = atime
+		b.mu.Unlock()
 	}
 	return b.fs.Chtimes(memName(name), atime, mtime)
 }
@@ -407,6 +441,7 @@ func (b *memBackend) statT(name string, fi fs.FileInfo) wsys.Stat_t {
 	st := wsys.NewStat_t(fi)
 	st.Dev = b.dev
 	st.Ino = hash64(name)
+	st.Atim = b.atime(fi).UnixNano()
 	if fi.IsDir() {
 		st.Nlink = 2
 	}
@@ -418,6 +453,7 @@ func (b *memBackend) close() error {
 	b.mu.Lock()
 	all := b.content
 	b.content = map[*mem.FileData]*memData{}
+	b.atimes = map[*mem.FileData]time.Time{}
 	b.mu.Unlock()
 	for _, d := range all {
 		d.free()

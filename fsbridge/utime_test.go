@@ -49,3 +49,35 @@ os.utime('/work/u.txt')
 		t.Errorf("host file's mtime after os.utime(path): %v (%v ago)", st.ModTime(), d)
 	}
 }
+
+// Access and modification times set by os.utime are kept apart on every
+// mount, /tmp included (its in-memory tree kept one time for both), through
+// a path and through a descriptor, and survive a rename; a time left out
+// (UTIME_OMIT) stays as it was.
+func TestAccessTimeKeptApartOnEveryMount(t *testing.T) {
+	w := newWorld(t)
+	sb := newSandbox(t, w.policy())
+	out := pyOK(t, sb, `
+import os
+for p in ('/work/a.txt', '/src/a.txt', '/tmp/a.txt', '/output/a.txt'):
+    open(p, 'w').write('a')
+    got = []
+    os.utime(p, (1000, 2000))
+    got.append(os.stat(p).st_atime)
+    fd = os.open(p, os.O_WRONLY)
+    os.write(fd, b'x')
+    os.utime(fd, (5, 6))
+    os.close(fd)
+    got.append((os.stat(p).st_atime, os.stat(p).st_mtime))
+    os.rename(p, p + '.2')
+    got.append((os.stat(p + '.2').st_atime, os.stat(p + '.2').st_mtime))
+    os.utime(p + '.2', ns=(7_000_000_000, 8_000_000_000))
+    got.append(os.stat(p + '.2').st_atime_ns)
+    print(p, got)
+`)
+	for _, p := range []string{"/work/a.txt", "/src/a.txt", "/tmp/a.txt", "/output/a.txt"} {
+		if want := p + " [1000.0, (5.0, 6.0), (5.0, 6.0), 7000000000]"; !strings.Contains(out, want) {
+			t.Errorf("want %q in:\n%s", want, out)
+		}
+	}
+}
