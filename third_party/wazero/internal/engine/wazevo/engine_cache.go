@@ -228,9 +228,9 @@ func serializeCompiledModule(wazeroVersion string, cm *compiledModule) io.Reader
 // entries are), the machine code is mapped from it where the platform
 // allows (platform.MapCodeSegmentFile) instead of copied into new memory:
 // only the pages that run are read, and they are shared by every process
-// that maps the entry. Either way the code's checksum is verified, by a pass
-// through a small buffer that holds none of the code afterwards. (pybox
-// patch 0005.)
+// that maps the entry. Either way the code's checksum is verified (when
+// mapped, by reading the code once more through a 1 MiB buffer, which leaves
+// the mapping untouched). (pybox patch 0005.)
 func deserializeCompiledModule(wazeroVersion string, entry io.ReadCloser) (cm *compiledModule, staleCache bool, err error) {
 	defer entry.Close()
 	// Buffered: the entry is read in pieces of 8 bytes per function (tens
