@@ -64,7 +64,7 @@ func markCompiled(dir string, b *packages.Bundle, took time.Duration) {
 // in its cache entries (third_party/wazero, cacheVersionSuffix in
 // internal/engine/wazevo/engine.go; TestForkCacheVersion keeps the two
 // equal). The fork bumps it when its compiled code changes.
-const forkCacheVersion = "+pybox.2504"
+const forkCacheVersion = "+pybox.2504.0005"
 
 // buildTag names what besides the bundle decides the compiled code: the
 // platform, the wazero module (its version, or the directory of a replace
