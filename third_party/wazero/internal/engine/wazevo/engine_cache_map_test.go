@@ -83,6 +83,15 @@ func TestDeserializeCompiledModuleMapsFile(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		return // the code was copied (MapCodeSegmentFile is Linux only)
 	}
+	file, err := os.Open(path)
+	require.NoError(t, err)
+	probe, err := platform.MapCodeSegmentFile(file, int64(codeAt), len(code))
+	file.Close()
+	if err != nil {
+		// A noexec mount (e.g. TMPDIR): the code was copied, as checked.
+		t.Skipf("%s cannot be mapped executable here: %v", path, err)
+	}
+	require.NoError(t, platform.MunmapCodeSegment(probe))
 	m := mappingOf(t, addr)
 	// Read-only, executable, private, and the entry's file at the code's
 	// offset: "start-end r-xp offset dev inode path".
