@@ -25,6 +25,18 @@ go vet -stdmethods=false ./fsbridge
 # tests it kept, those of the patched compiler and of exception handling.
 step "wazero fork: go vet and go test (third_party/wazero)"
 (cd third_party/wazero && go vet -stdmethods=false -asmdecl=false ./... && go test -count=1 ./...)
+# The fork's patches touch both backends, and macOS laptops run the arm64
+# one: its compiler and exception-handling tests run here too, under
+# qemu-user (Debian's qemu-user-static, installed when missing).
+step "wazero fork: arm64 tests under qemu-user"
+if ! command -v qemu-aarch64-static >/dev/null; then
+  echo "test.sh: installing qemu-user-static (apt-get)" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq --no-install-recommends qemu-user-static >&2
+fi
+(cd third_party/wazero && GOARCH=arm64 go test -exec qemu-aarch64-static -count=1 \
+  ./internal/engine/wazevo/... ./internal/integration_test/...)
 # The binary must stay static and build for macOS as well (it is not run
 # there by this script).
 step "static builds for linux/amd64 and darwin/arm64"

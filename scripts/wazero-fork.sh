@@ -78,9 +78,9 @@ is_tested() {
   (
     cd internal/integration_test/engine
     for f in *_test.go; do
-      case $f in exceptions_test.go | eh_*_test.go) ;; *) rm "$f" ;; esac
+      case $f in exceptions_test.go | eh_*_test.go | urem_regalloc_test.go) ;; *) rm "$f" ;; esac
     done
-    find testdata -type f ! -name 'eh_*' -delete
+    find testdata -type f ! -name 'eh_*' ! -name 'urem_regalloc.*' -delete
   )
   find . -type d -name testdata | while read -r dir; do
     parent=${dir%/testdata}

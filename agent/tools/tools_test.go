@@ -347,12 +347,11 @@ func needBundled(t *testing.T, names ...string) {
 func TestFiguresComeBackAsImages(t *testing.T) {
 	needBundled(t, "matplotlib")
 	const code = `{"code": "import matplotlib.pyplot as plt\nplt.figure(figsize=(3, 2), dpi=40)\nplt.bar(['a', 'b'], [3, 5])\nplt.title('counts')\nprint('drawn')"}`
-	// Known defect, not the test's: importing pyplot and saving even this
-	// tiny figure takes ~5 s, and 15-37 s under -race on a loaded 2-core
-	// machine, because every C++ landing pad (try_table) exits to wazero's
-	// Go code, which the race detector instruments (issue 12, savefig speed).
-	// The default 20 s limit failed a CI run; this call gets 90 s.
-	b, _ := newBox(t, func(c *tools.Config) { c.Limits.Timeout = 90 * time.Second })
+	// Importing pyplot and saving this figure took 15-37 s under -race on a
+	// loaded machine while every C++ landing pad copied the wasm stack (wazero
+	// fork patch 0006 removed that); it now takes ~3 s at load 10, within the
+	// default limit.
+	b, _ := newBox(t, nil)
 	r := call(t, b, "execute_python", code)
 	imgs := r.Images()
 	if r.IsError || len(imgs) != 1 || imgs[0].Path != "/output/figure-1.png" || imgs[0].MIME != "image/png" {

@@ -52,21 +52,61 @@ type (
 	}
 
 	// tryHandler records the state at a try_table entry for exception handling.
-	// On match, we restore the stack to the checkpoint state and re-enter at returnAddress.
+	// On match, the stack is unwound to the entry's stack and frame pointers and
+	// execution re-enters at returnAddress.
+	//
+	// The checkpoint copies nothing from the stack (pybox patch 0006): while the
+	// handler is active, the frames at and above the entry's stack pointer are
+	// those of the function that entered the try_table and of its callers, and
+	// nothing writes to them until that function resumes (callees and the Go
+	// calls they make use the stack below). What the handler needs from the
+	// entering function's frame is unchanged at a throw: values live across the
+	// entry call are in spill slots, one per SSA value, which nothing else
+	// writes; wasm locals changed in the try body are read from localsSaveArea.
+	// The stack may be reallocated by growth between entry and throw, so the
+	// pointers are kept as offsets from the top of the stack, which growth
+	// preserves (adjustClonedStack rewrites the saved frame pointers).
 	tryHandler struct {
-		// Cloned stack and state from the try_table entry checkpoint,
-		// using the same approach as experimental.Snapshot.
-		sp, fp, top    uintptr
-		returnAddress  *byte
-		savedRegisters [64][2]uint64
-		stack          []byte // cloned stack
+		// spOffset and fpOffset are stackTop minus the stack and frame pointers
+		// at the try_table entry.
+		spOffset, fpOffset uintptr
+		// entryTop is stackTop at the entry: if the stack has moved since,
+		// the caller's frame pointer saved in goCallFrame is relocated.
+		entryTop uintptr
+		// goCallFrame holds goCallFrameLen bytes from the entry's stack
+		// pointer: the frame of the Go function trampoline that the entry
+		// called, which the trampoline reads when it returns to the
+		// try_table's code, and which later calls in the try body overwrite.
+		// goCallFrameFP is the offset in it of the saved frame pointer, if
+		// hasFrameFP.
+		goCallFrame                   [tryTableFrameWindowMax / 8]uint64
+		goCallFrameLen, goCallFrameFP uintptr
+		hasFrameFP                    bool
+		// callerRetOffset is stackTop minus the address of the return
+		// address in the frame of the function that entered the try_table
+		// (amd64: above the frame pointer the trampoline saved), and
+		// callerRet that return address. A throw checks that the frame is
+		// still there before resuming in it (frameLive); 0 if not checked.
+		callerRetOffset uintptr
+		callerRet       uint64
+		returnAddress   *byte
+		// savedRegisters holds the first goCallSavedRegisters entries of
+		// the execution context's savedRegisters at the entry: the
+		// registers the trampoline restores when it returns.
+		savedRegisters [32][2]uint64
 		// catchClauses describes what exceptions this handler catches.
 		catchClauses []wazevoapi.CatchClauseInstance
 		// localsSaveArea is a heap buffer where locals are mirrored inside
 		// try bodies. Handlers read from it to get updated values.
 		// Nil for nested same-function try_tables that reuse the enclosing
-		// handler's save area.
+		// handler's save area. Its backing array is kept in spareSaveArea
+		// when the handler is popped, for the next handler in this slot.
 		localsSaveArea []uint64
+		// spareSaveArea is a buffer left by an earlier handler in this slot of
+		// tryHandlers, reused by the next entry that needs a save area no
+		// longer than it. The compiled code initialises the whole save area
+		// when it enters the try body, so a reused buffer needs no clearing.
+		spareSaveArea []uint64
 		// moduleInstance is the module that set up this try handler.
 		// Used for tag matching in doHandleException (the tag index in
 		// catch clauses is relative to this module's tag index space).
@@ -144,6 +184,13 @@ type (
 		// localsSaveAreaPtr points to the tryHandler's localsSaveArea slice
 		// backing array. Handlers load locals from this slice.
 		localsSaveAreaPtr uintptr
+		// caughtLocalsSaveAreaPtr points to the save area of the handler
+		// that caught the current exception: the handler block reloads the
+		// locals from it, while localsSaveAreaPtr already points to the
+		// area of the try body the code runs in after the handler (an
+		// enclosing handler's, often a caller's), so that stores to locals
+		// made there reach that area (pybox patch 0007).
+		caughtLocalsSaveAreaPtr uintptr
 	}
 )
 
@@ -606,8 +653,8 @@ func (c *callEngine) callWithStack(ctx context.Context, paramResultStack []uint6
 		case wazevoapi.ExitCodeNullReference:
 			panic(wasmruntime.ErrRuntimeNullReference)
 		case wazevoapi.ExitCodeTryTableEnter:
-			// Save current state as a try handler checkpoint using stack cloning
-			// (same approach as experimental.Snapshot).
+			// Record a try handler: where the entry's frame is and where to
+			// resume (see tryHandler; the stack is not copied).
 			// The encoded exit code (with tryTableID in upper bits) is on the
 			// Go call stack as the second trampoline argument, not in execCtx.exitCode.
 			tryTableEnterStack := goCallStackView(c.execCtx.stackPointerBeforeGoCall)
@@ -616,29 +663,8 @@ func (c *callEngine) callWithStack(ctx context.Context, paramResultStack []uint6
 			me := mod.Engine.(*moduleEngine)
 			info := &me.parent.tryTableInfo[tryTableID]
 			returnAddress := c.execCtx.goCallReturnAddress
-			oldTop, oldSp := c.stackTop, uintptr(unsafe.Pointer(c.execCtx.stackPointerBeforeGoCall))
-			newSP, newFP, newTop, newStack := c.cloneStack(tryTableCloneLen(oldTop-oldSp, uintptr(len(c.stack))))
-			adjustClonedStack(oldSp, oldTop, newSP, newFP, newTop)
-
-			// Allocate a heap buffer for locals so handlers can read throw-time values.
-			// Nested try_tables in the same function (ReuseLocals) share the enclosing handler's save area.
-			var saveArea []uint64
-			if info.NumLocals > 0 && !info.ReuseLocals {
-				saveArea = make([]uint64, info.NumLocals*2) // 16 bytes per local
-				c.execCtx.localsSaveAreaPtr = uintptr(unsafe.Pointer(&saveArea[0]))
-			}
-
-			c.tryHandlers = append(c.tryHandlers, tryHandler{
-				sp:             newSP,
-				fp:             newFP,
-				top:            newTop,
-				returnAddress:  returnAddress,
-				savedRegisters: c.execCtx.savedRegisters,
-				stack:          newStack,
-				catchClauses:   info.CatchClauses,
-				moduleInstance: mod,
-				localsSaveArea: saveArea,
-			})
+			sp := uintptr(unsafe.Pointer(c.execCtx.stackPointerBeforeGoCall))
+			c.pushTryHandler(info, mod, returnAddress, sp, c.execCtx.framePointerBeforeGoCall)
 			// Set clauseIdx = -1 (no exception) in execCtx for the compiled code
 			// to read after the trampoline returns.
 			c.execCtx.caughtExceptionClauseIdx = -1
@@ -661,6 +687,93 @@ func (c *callEngine) callWithStack(ctx context.Context, paramResultStack []uint6
 	}
 }
 
+// pushTryHandler records a try_table entry: the stack and frame pointers as
+// offsets from the top of the stack, where to resume, and, unless the
+// try_table shares its function's enclosing save area, a locals save area,
+// reusing the buffer an earlier handler left in the same slot.
+func (c *callEngine) pushTryHandler(info *wazevoapi.TryTableInfo, mod *wasm.ModuleInstance, returnAddress *byte, sp, fp uintptr) {
+	frameLen, frameFP, hasFP := goCallFrameLen(sp, fp, c.stackTop)
+	if frameLen > tryTableFrameWindowMax || frameLen%8 != 0 {
+		panic("BUG: try_table entry's trampoline frame does not fit the handler")
+	}
+	var fpOffset uintptr
+	if hasFP {
+		fpOffset = c.stackTop - fp
+	}
+	// The handler is written in place: its arrays are large and only their
+	// used prefixes matter, so the slot is neither zeroed nor copied.
+	n := len(c.tryHandlers)
+	if n == cap(c.tryHandlers) {
+		c.tryHandlers = append(c.tryHandlers, tryHandler{})
+	}
+	c.tryHandlers = c.tryHandlers[:n+1]
+	h := &c.tryHandlers[n]
+	buf := h.spareSaveArea
+	var saveArea []uint64
+	if info.NumLocals > 0 && !info.ReuseLocals {
+		need := info.NumLocals * 2 // 16 bytes per local
+		if cap(buf) < need {
+			buf = make([]uint64, need)
+		}
+		saveArea = buf[:need]
+		c.execCtx.localsSaveAreaPtr = uintptr(unsafe.Pointer(&saveArea[0]))
+	}
+	h.spOffset, h.fpOffset, h.entryTop = c.stackTop-sp, fpOffset, c.stackTop
+	h.goCallFrameLen, h.goCallFrameFP, h.hasFrameFP = frameLen, frameFP, hasFP
+	h.returnAddress = returnAddress
+	h.catchClauses = info.CatchClauses
+	h.moduleInstance = mod
+	h.localsSaveArea, h.spareSaveArea = saveArea, buf
+	h.callerRetOffset, h.callerRet = 0, 0
+	if hasFP {
+		if callerFP := uintptr(stackWords(fp, 8)[0]); callerFP >= sp && callerFP+16 <= c.stackTop {
+			h.callerRetOffset = c.stackTop - (callerFP + 8)
+			h.callerRet = stackWords(callerFP+8, 8)[0]
+		}
+	}
+	regs := goCallSavedRegisters()
+	copy(h.savedRegisters[:regs], c.execCtx.savedRegisters[:regs])
+	copy(h.goCallFrame[:frameLen/8], stackWords(sp, frameLen))
+}
+
+// frameLive reports whether the frame of the function that entered h's
+// try_table still holds the return address it held at the entry. Compiled
+// code pops a handler on every way out of its try_table, so this always
+// holds; it is checked because resuming in a frame that has been reused by
+// other code would read its spill slots as the wrong values (pybox patch
+// 0006).
+func (c *callEngine) frameLive(h *tryHandler) bool {
+	if h.callerRetOffset == 0 {
+		return true
+	}
+	if h.callerRetOffset > c.stackTop-uintptr(unsafe.Pointer(&c.stack[0])) {
+		return false
+	}
+	return stackWords(c.stackTop-h.callerRetOffset, 8)[0] == h.callerRet
+}
+
+// restoreGoCallFrame writes the entry's trampoline frame back at sp, the
+// entry's stack pointer on the current stack, relocating the saved frame
+// pointer if the stack has moved since the entry.
+func (c *callEngine) restoreGoCallFrame(h *tryHandler, sp uintptr) {
+	dst := stackWords(sp, h.goCallFrameLen)
+	copy(dst, h.goCallFrame[:h.goCallFrameLen/8])
+	if h.hasFrameFP && c.stackTop != h.entryTop {
+		dst[h.goCallFrameFP/8] += uint64(c.stackTop - h.entryTop)
+	}
+}
+
+// stackWords views length bytes of the stack from sp as words.
+func stackWords(sp, length uintptr) []uint64 {
+	// Converted through a pointer to the uintptr, as goCallStackView's
+	// callers do, so that vet's unsafeptr check accepts it.
+	return unsafe.Slice(*(**uint64)(unsafe.Pointer(&sp)), length/8)
+}
+
+// tryTableFrameWindowMax bounds the trampoline frame a try handler keeps
+// (goCallFrameLen): a try_table entry's trampoline passes one argument.
+const tryTableFrameWindowMax = 256
+
 // doHandleException tries to match the given exception against active try handlers.
 // If a match is found, it restores the execution state to the handler's checkpoint
 // (like snapshot.doRestore) and writes the matched clause index as the trampoline
@@ -681,9 +794,14 @@ func (c *callEngine) doHandleException(exn *wasm.Exception) bool {
 				matched = true
 			}
 			if matched {
-				// Restore localsSaveAreaPtr from the matched handler or
-				// the nearest enclosing one (same-function reuse).
+				// The handler block reloads the locals from the matched
+				// handler's save area, or from the nearest enclosing one
+				// (same-function reuse); the code after it stores to the
+				// area of the try_table it is in, which the matched handler
+				// no longer is.
 				c.restoreLocalsSaveAreaPtr(i)
+				c.execCtx.caughtLocalsSaveAreaPtr = c.execCtx.localsSaveAreaPtr
+				c.restoreLocalsSaveAreaPtr(i - 1)
 
 				// Pop all handlers at and above this one.
 				c.tryHandlers = c.tryHandlers[:i]
@@ -691,16 +809,20 @@ func (c *callEngine) doHandleException(exn *wasm.Exception) bool {
 				// Store the caught exception so handler code can read params.
 				c.pendingException = exn
 
-				// Restore the cloned stack (like snapshot.doRestore).
-				spp := *(**uint64)(unsafe.Pointer(&h.sp))
-				c.stack = h.stack
-				c.stackTop = h.top
+				// Unwind to the entry's frame on the current stack.
+				if !c.frameLive(h) {
+					panic("BUG: a try_table handler outlived its frame")
+				}
+				sp := c.stackTop - h.spOffset
+				c.restoreGoCallFrame(h, sp)
 				ec := &c.execCtx
-				ec.stackBottomPtr = &c.stack[0]
-				ec.stackPointerBeforeGoCall = spp
-				ec.framePointerBeforeGoCall = h.fp
+				ec.stackPointerBeforeGoCall = *(**uint64)(unsafe.Pointer(&sp))
+				if h.hasFrameFP {
+					ec.framePointerBeforeGoCall = c.stackTop - h.fpOffset
+				}
 				ec.goCallReturnAddress = h.returnAddress
-				ec.savedRegisters = h.savedRegisters
+				regs := goCallSavedRegisters()
+				copy(ec.savedRegisters[:regs], h.savedRegisters[:regs])
 
 				// Set the matched clause index in execCtx for compiled code to read.
 				ec.caughtExceptionClauseIdx = int64(clauseIdx)
@@ -756,28 +878,6 @@ func (c *callEngine) growStack() (newSP, newFP uintptr, err error) {
 	newSP, newFP, c.stackTop, c.stack = c.cloneStack(newLen)
 	c.execCtx.stackBottomPtr = &c.stack[0]
 	return
-}
-
-// tryTableCloneHeadroom is the free space a try_table checkpoint's stack
-// keeps below the frames it copies (pybox patch 0003).
-const tryTableCloneHeadroom = 1024
-
-// tryTableCloneLen is the length of the stack a try_table entry clones, given
-// the bytes in use and the current stack's length. The clone holds the used
-// part, 16 bytes of alignment slack and tryTableCloneHeadroom, never more
-// than the current stack (plus the slack). It is adopted only if a handler
-// catches; compiled code then grows it like any stack when a call needs more
-// room. Cloning the whole stack instead made every entry allocate and zero
-// all of it, and the stack never shrinks (pybox patch 0003).
-func tryTableCloneLen(used, stackLen uintptr) uintptr {
-	full := stackLen + 16
-	if wazevoapi.StackGuardCheckEnabled {
-		return full // the guard page check expects the whole layout
-	}
-	if l := used + 16 + tryTableCloneHeadroom; l < full {
-		return l
-	}
-	return full
 }
 
 func (c *callEngine) cloneStack(l uintptr) (newSP, newFP, newTop uintptr, newStack []byte) {

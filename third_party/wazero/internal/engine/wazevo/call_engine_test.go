@@ -67,17 +67,21 @@ func TestCallEngine_requiredInitialStackSize(t *testing.T) {
 	require.Equal(t, 1000*16+32+16, c.requiredInitialStackSize())
 }
 
-// Test_tryTableCloneLen: a try_table checkpoint copies the used part of the
-// stack with headroom, not the whole stack (pybox patch 0003), and is never
-// longer than a full clone.
-func Test_tryTableCloneLen(t *testing.T) {
-	for _, tc := range []struct{ used, stackLen, want uintptr }{
-		{used: 0, stackLen: 10240, want: 16 + tryTableCloneHeadroom},
-		{used: 512, stackLen: 10240, want: 512 + 16 + tryTableCloneHeadroom},
-		{used: 1 << 20, stackLen: 4 << 20, want: 1<<20 + 16 + tryTableCloneHeadroom},
-		{used: 10000, stackLen: 10240, want: 10240 + 16}, // headroom would exceed a full clone
-		{used: 10240, stackLen: 10240, want: 10240 + 16},
-	} {
-		require.Equal(t, tc.want, tryTableCloneLen(tc.used, tc.stackLen), "used %d of %d", tc.used, tc.stackLen)
-	}
+// Test_frameLive: a throw resumes in a try handler's frame only if the
+// frame still holds the return address it held when the try_table was
+// entered (pybox patch 0006).
+func Test_frameLive(t *testing.T) {
+	c := &callEngine{stack: make([]byte, 1024)}
+	c.stackTop = alignedStackTop(c.stack)
+	const off = 64
+	word := stackWords(c.stackTop-off, 8)
+	word[0] = 0xdeadbeef
+	h := &tryHandler{callerRetOffset: off, callerRet: 0xdeadbeef}
+	require.True(t, c.frameLive(h))
+	word[0] = 0xfeedface // another function's frame is there now
+	require.False(t, c.frameLive(h))
+	h.callerRetOffset = 1 << 20 // beyond the stack
+	require.False(t, c.frameLive(h))
+	h.callerRetOffset = 0 // not checked (no frame pointer)
+	require.True(t, c.frameLive(h))
 }

@@ -132,10 +132,8 @@ var _ wasm.Engine = (*engine)(nil)
 // too, but the fork's compiled code and cache format differ from v1.12.0's
 // (the execution context and the try_table info), so without the suffix
 // either would load the other's entries. With it, each sees the other's
-// entries as stale and recompiles. Patch 0005 changed the entry layout (the
-// code is aligned to cacheCodeAlign), hence ".0005": entries of the fork
-// before it are stale too.
-const cacheVersionSuffix = "+pybox.2504.0005"
+// entries as stale and recompiles.
+const cacheVersionSuffix = "+pybox.2504.7"
 
 // NewEngine returns the implementation of wasm.Engine.
 func NewEngine(ctx context.Context, _ api.CoreFeatures, fc filecache.Cache) wasm.Engine {

@@ -119,7 +119,7 @@ func (e *engine) addCompiledModuleToCache(module *wasm.Module, cm *compiledModul
 	if e.fileCache == nil || module.IsHostModule {
 		return
 	}
-	err = e.fileCache.Add(fileCacheKey(module), serializeCompiledModule(e.wazeroVersion, cm))
+	err = e.fileCache.Add(fileCacheKey(module), serializeCompiledModule(e.wazeroVersion+cacheEntryLayout, cm))
 	return
 }
 
@@ -139,7 +139,7 @@ func (e *engine) getCompiledModuleFromCache(module *wasm.Module) (cm *compiledMo
 	// We retrieve *code structures from `cached`.
 	var staleCache bool
 	// Note: cached.Close is ensured to be called in deserializeCodes.
-	cm, staleCache, err = deserializeCompiledModule(e.wazeroVersion, cached)
+	cm, staleCache, err = deserializeCompiledModule(e.wazeroVersion+cacheEntryLayout, cached)
 	if err != nil {
 		// A corrupt or truncated entry (a full disk, a crash of another
 		// writer's machine, bit rot) is dropped and the module compiled
@@ -160,6 +160,12 @@ var magic = []byte{'W', 'A', 'Z', 'E', 'V', 'O'}
 // instead of copied (see deserializeCompiledModule). The bytes between the
 // code length and the code are zero. (pybox patch 0005.)
 const cacheCodeAlign = 64 << 10
+
+// cacheEntryLayout is appended to the engine's version in the entries it
+// writes and expects: the alignment changed the layout of entries, so those
+// written before it are stale (and compiled again) rather than misread. Upstream
+// the release's new version does this. (pybox patch 0005.)
+const cacheEntryLayout = "+codealign"
 
 // cacheCodePadding returns how many bytes of padding follow the code length,
 // which ends at offset in the entry.

@@ -2,7 +2,10 @@ package wazevo
 
 import (
 	"bytes"
+	"context"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,8 +15,10 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/tetratelabs/wazero/internal/filecache"
 	"github.com/tetratelabs/wazero/internal/platform"
 	"github.com/tetratelabs/wazero/internal/testing/require"
+	"github.com/tetratelabs/wazero/internal/wasm"
 )
 
 // mappingOf returns the line of /proc/self/maps whose range holds addr.
@@ -139,4 +144,37 @@ func TestDeserializeCompiledModuleDamagedFile(t *testing.T) {
 			require.Contains(t, err.Error(), tc.expErr)
 		})
 	}
+}
+
+// TestCacheEntryLayoutStale: the engine writes entries under its version
+// plus cacheEntryLayout, and an entry under its version alone (the layout
+// before patch 0005, which the same fork wrote) is stale: deleted, not
+// loaded. (pybox patch 0005.)
+func TestCacheEntryLayoutStale(t *testing.T) {
+	dir := t.TempDir()
+	e := NewEngine(context.Background(), 0, filecache.New(dir)).(*engine)
+	m := &wasm.Module{ID: sha256.Sum256([]byte("layout"))}
+	cm := &compiledModule{executables: &executables{executable: []byte{1, 2, 3, 4}}, functionOffsets: []int{0}}
+	require.NoError(t, e.addCompiledModuleToCache(m, cm))
+	key := fileCacheKey(m)
+	path := filepath.Join(dir, hex.EncodeToString(key[:]))
+	entry, err := os.ReadFile(path)
+	require.NoError(t, err)
+	version := e.wazeroVersion + cacheEntryLayout
+	require.Equal(t, version, string(entry[len(magic)+1:len(magic)+1+int(entry[len(magic)])]))
+
+	got, hit, err := e.getCompiledModuleFromCache(m)
+	require.NoError(t, err)
+	require.True(t, hit)
+	require.Equal(t, cm.executable, got.executable)
+	require.NoError(t, platform.MunmapCodeSegment(got.executable))
+
+	old, err := io.ReadAll(serializeCompiledModule(e.wazeroVersion, cm))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, old, 0o600))
+	_, hit, err = e.getCompiledModuleFromCache(m)
+	require.NoError(t, err)
+	require.False(t, hit)
+	_, err = os.Stat(path)
+	require.True(t, os.IsNotExist(err), "stale entry not deleted: %v", err)
 }

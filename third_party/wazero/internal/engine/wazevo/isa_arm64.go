@@ -30,3 +30,24 @@ func adjustClonedStack(oldsp, oldTop, sp, fp, top uintptr) {
 	//  so no need to adjustment on arm64. However, when we make it absolute, which in my opinion is better perf-wise
 	//  at the expense of slightly costly stack growth, we need to adjust the pushed frame pointers.
 }
+
+// goCallFrameLen is the length of the stack from the stack pointer of a Go
+// call's exit that covers the Go function trampoline's frame (the frame
+// size, slice size, arguments and results, the size of the caller's
+// argument area and the return address). arm64 frames hold no absolute
+// stack addresses, so a fixed length that covers the largest trampoline
+// frame of a try_table entry is taken, bounded by the top of the stack;
+// what it covers of the caller's frame is unchanged while the try_table is
+// active (pybox patch 0006).
+func goCallFrameLen(sp, fp, top uintptr) (length, frameFP uintptr, hasFP bool) {
+	length = tryTableFrameWindowMax
+	if top-sp < length {
+		length = top - sp
+	}
+	return length, 0, false
+}
+
+// goCallSavedRegisters is how many entries of the execution context's
+// savedRegisters a Go function trampoline restores when it returns: all a
+// try handler keeps (pybox patch 0008).
+func goCallSavedRegisters() int { return arm64.GoFunctionTrampolineSavedRegisters() }

@@ -27,3 +27,9 @@ func goCallStackView(stackPointerBeforeGoCall *uint64) []uint64 {
 func adjustClonedStack(oldsp, oldTop, sp, fp, top uintptr) {
 	panic("unsupported architecture")
 }
+
+func goCallFrameLen(sp, fp, top uintptr) (length, frameFP uintptr, hasFP bool) {
+	panic("unsupported architecture")
+}
+
+func goCallSavedRegisters() int { panic("unsupported architecture") }

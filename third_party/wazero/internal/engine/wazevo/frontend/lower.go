@@ -4629,10 +4629,15 @@ func (c *Compiler) storeLocalToSaveArea(localIdx wasm.Index, val ssa.Value) {
 }
 
 // reloadLocalsFromSaveArea loads all locals from the heap-allocated save area
-// and redefines the SSA variables, so handler blocks see throw-time values.
+// of the handler that caught the exception and redefines the SSA variables,
+// so handler blocks see throw-time values.
 func (c *Compiler) reloadLocalsFromSaveArea() {
 	builder := c.ssaBuilder
-	ptr := c.loadLocalsSaveAreaPtr()
+	ptr := builder.AllocateInstruction().
+		AsLoad(c.execCtxPtrValue,
+			wazevoapi.ExecutionContextOffsetCaughtLocalsSaveAreaPtr.U32(),
+			ssa.TypeI64,
+		).Insert(builder).Return()
 	numParams := len(c.wasmFunctionTyp.Params)
 	numLocals := numParams + len(c.wasmFunctionLocalTypes)
 	for i := 0; i < numLocals; i++ {

@@ -74,6 +74,10 @@ const (
 	// where locals are mirrored inside try_table bodies, so that handler blocks
 	// can read throw-time local values after stack-clone restore.
 	ExecutionContextOffsetLocalsSaveAreaPtr Offset = 1240
+	// ExecutionContextOffsetCaughtLocalsSaveAreaPtr points to the save area
+	// of the handler that caught the exception, which handler blocks reload
+	// the locals from (pybox patch 0007).
+	ExecutionContextOffsetCaughtLocalsSaveAreaPtr Offset = 1248
 )
 
 // ModuleContextOffsetData allows the compilers to get the information about offsets to the fields of wazevo.moduleContextOpaque,

@@ -12,6 +12,11 @@ var calleeSavedVRegs = []regalloc.VReg{
 	xmm8VReg, xmm9VReg, xmm10VReg, xmm11VReg, xmm12VReg, xmm13VReg, xmm14VReg, xmm15VReg,
 }
 
+// GoFunctionTrampolineSavedRegisters is how many registers a Go function
+// trampoline saves in the execution context's savedRegisters, from its start,
+// and restores from there when it returns to compiled code.
+func GoFunctionTrampolineSavedRegisters() int { return len(calleeSavedVRegs) }
+
 // CompileGoFunctionTrampoline implements backend.Machine.
 func (m *machine) CompileGoFunctionTrampoline(exitCode wazevoapi.ExitCode, sig *ssa.Signature, needModuleContextPtr bool) []byte {
 	argBegin := 1 // Skips exec context by default.

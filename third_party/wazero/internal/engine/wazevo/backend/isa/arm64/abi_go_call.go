@@ -12,6 +12,11 @@ var calleeSavedRegistersSorted = []regalloc.VReg{
 	v18VReg, v19VReg, v20VReg, v21VReg, v22VReg, v23VReg, v24VReg, v25VReg, v26VReg, v27VReg, v28VReg, v29VReg, v30VReg, v31VReg,
 }
 
+// GoFunctionTrampolineSavedRegisters is how many registers a Go function
+// trampoline saves in the execution context's savedRegisters, from its start,
+// and restores from there when it returns to compiled code.
+func GoFunctionTrampolineSavedRegisters() int { return len(calleeSavedRegistersSorted) }
+
 // CompileGoFunctionTrampoline implements backend.Machine.
 func (m *machine) CompileGoFunctionTrampoline(exitCode wazevoapi.ExitCode, sig *ssa.Signature, needModuleContextPtr bool) []byte {
 	argBegin := 1 // Skips exec context by default.
