@@ -66,12 +66,18 @@ func markCompiled(dir string, b *packages.Bundle, took time.Duration) {
 // equal). The fork bumps it when its compiled code changes.
 const forkCacheVersion = "+pybox.2504.7"
 
+// forkCacheLayout is what the fork appends to that version for the layout
+// of its cache entries (cacheEntryLayout in
+// internal/engine/wazevo/engine_cache.go, patch 0005; TestForkCacheVersion
+// keeps the two equal).
+const forkCacheLayout = "+codealign"
+
 // buildTag names what besides the bundle decides the compiled code: the
 // platform, the wazero module (its version, or the directory of a replace
-// such as pybox's fork) and the fork's cache version.
+// such as pybox's fork) and the fork's cache version and entry layout.
 func buildTag() string {
 	h := sha256.New()
-	fmt.Fprintln(h, goruntime.GOOS, goruntime.GOARCH, forkCacheVersion)
+	fmt.Fprintln(h, goruntime.GOOS, goruntime.GOARCH, forkCacheVersion+forkCacheLayout)
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, d := range bi.Deps {
 			if d.Path == "github.com/tetratelabs/wazero" {

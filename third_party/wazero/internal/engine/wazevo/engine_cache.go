@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
+	"os"
 	"unsafe"
 
 	"github.com/tetratelabs/wazero/experimental"
@@ -117,7 +119,7 @@ func (e *engine) addCompiledModuleToCache(module *wasm.Module, cm *compiledModul
 	if e.fileCache == nil || module.IsHostModule {
 		return
 	}
-	err = e.fileCache.Add(fileCacheKey(module), serializeCompiledModule(e.wazeroVersion, cm))
+	err = e.fileCache.Add(fileCacheKey(module), serializeCompiledModule(e.wazeroVersion+cacheEntryLayout, cm))
 	return
 }
 
@@ -137,9 +139,7 @@ func (e *engine) getCompiledModuleFromCache(module *wasm.Module) (cm *compiledMo
 	// We retrieve *code structures from `cached`.
 	var staleCache bool
 	// Note: cached.Close is ensured to be called in deserializeCodes.
-	// Buffered: the entry is read in pieces of 8 bytes per function (tens
-	// of thousands of read syscalls for a large module). (pybox patch 0004.)
-	cm, staleCache, err = deserializeCompiledModule(e.wazeroVersion, bufferedReadCloser{bufio.NewReaderSize(cached, 64<<10), cached})
+	cm, staleCache, err = deserializeCompiledModule(e.wazeroVersion+cacheEntryLayout, cached)
 	if err != nil {
 		// A corrupt or truncated entry (a full disk, a crash of another
 		// writer's machine, bit rot) is dropped and the module compiled
@@ -153,6 +153,25 @@ func (e *engine) getCompiledModuleFromCache(module *wasm.Module) (cm *compiledMo
 }
 
 var magic = []byte{'W', 'A', 'Z', 'E', 'V', 'O'}
+
+// cacheCodeAlign is where the machine code starts in a cache entry: at a
+// multiple of this, which is a multiple of every page size wazero runs on
+// (4, 16 and 64 KiB), so that the code can be mapped from the entry's file
+// instead of copied (see deserializeCompiledModule). The bytes between the
+// code length and the code are zero. (pybox patch 0005.)
+const cacheCodeAlign = 64 << 10
+
+// cacheEntryLayout is appended to the engine's version in the entries it
+// writes and expects: the alignment changed the layout of entries, so those
+// written before it are stale (and compiled again) rather than misread. Upstream
+// the release's new version does this. (pybox patch 0005.)
+const cacheEntryLayout = "+codealign"
+
+// cacheCodePadding returns how many bytes of padding follow the code length,
+// which ends at offset in the entry.
+func cacheCodePadding(offset int) int {
+	return (cacheCodeAlign - offset%cacheCodeAlign) % cacheCodeAlign
+}
 
 func serializeCompiledModule(wazeroVersion string, cm *compiledModule) io.Reader {
 	buf := bytes.NewBuffer(nil)
@@ -170,6 +189,8 @@ func serializeCompiledModule(wazeroVersion string, cm *compiledModule) io.Reader
 	}
 	// The length of code segment (8 bytes).
 	buf.Write(u64.LeBytes(uint64(len(cm.executable))))
+	// Zeros up to the next multiple of cacheCodeAlign. (pybox patch 0005.)
+	buf.Write(make([]byte, cacheCodePadding(buf.Len())))
 	// Append the native code.
 	buf.Write(cm.executable)
 	// Append checksum.
@@ -208,8 +229,20 @@ func serializeCompiledModule(wazeroVersion string, cm *compiledModule) io.Reader
 	return bytes.NewReader(buf.Bytes())
 }
 
-func deserializeCompiledModule(wazeroVersion string, reader io.ReadCloser) (cm *compiledModule, staleCache bool, err error) {
-	defer reader.Close()
+// deserializeCompiledModule reads a cache entry written by
+// serializeCompiledModule. When entry is an *os.File (as the file cache's
+// entries are), the machine code is mapped from it where the platform
+// allows (platform.MapCodeSegmentFile) instead of copied into new memory:
+// only the pages that run are read, and they are shared by every process
+// that maps the entry. Either way the code's checksum is verified (when
+// mapped, by reading the code once more through a 1 MiB buffer, which leaves
+// the mapping untouched). (pybox patch 0005.)
+func deserializeCompiledModule(wazeroVersion string, entry io.ReadCloser) (cm *compiledModule, staleCache bool, err error) {
+	defer entry.Close()
+	// Buffered: the entry is read in pieces of 8 bytes per function (tens
+	// of thousands of read syscalls for a large module). (pybox patch 0004.)
+	reader := bufio.NewReaderSize(entry, 64<<10)
+	file, _ := entry.(*os.File)
 	cacheHeaderSize := len(magic) + 1 /* version size */ + len(wazeroVersion) + 4 /* number of functions */
 
 	// Read the header before the native code.
@@ -241,7 +274,9 @@ func deserializeCompiledModule(wazeroVersion string, reader io.ReadCloser) (cm *
 	}
 
 	functionsNum := binary.LittleEndian.Uint32(header[len(header)-4:])
-	cm = &compiledModule{functionOffsets: make([]int, functionsNum), executables: &executables{}}
+	// The offsets are appended as read: a corrupt count does not allocate
+	// before the entry runs out. (pybox patch 0005.)
+	cm = &compiledModule{functionOffsets: make([]int, 0, min(functionsNum, 1<<16)), executables: &executables{}}
 
 	var eightBytes [8]byte
 	for i := uint32(0); i < functionsNum; i++ {
@@ -251,7 +286,7 @@ func deserializeCompiledModule(wazeroVersion string, reader io.ReadCloser) (cm *
 			err = fmt.Errorf("compilationcache: error reading func[%d] executable offset: %v", i, err)
 			return
 		}
-		cm.functionOffsets[i] = int(offset)
+		cm.functionOffsets = append(cm.functionOffsets, int(offset))
 	}
 
 	executableLen, err := readUint64(reader, &eightBytes)
@@ -260,27 +295,30 @@ func deserializeCompiledModule(wazeroVersion string, reader io.ReadCloser) (cm *
 		return
 	}
 
+	// The code starts at the next multiple of cacheCodeAlign. (pybox patch
+	// 0005.)
+	codeOffset := cacheHeaderSize + 8*int(functionsNum) + 8
+	padding := cacheCodePadding(codeOffset)
+	codeOffset += padding
+	if n, _ := reader.Discard(padding); n != padding {
+		return nil, false, fmt.Errorf("compilationcache: error reading executable (len=%d): %v", executableLen, io.EOF)
+	}
+
 	if executableLen > 0 {
-		executable, err := platform.MmapCodeSegment(int(executableLen))
+		if executableLen > math.MaxInt32 {
+			return nil, false, fmt.Errorf("compilationcache: invalid executable length: %d", executableLen)
+		}
+		executable, expected, err := readExecutable(file, reader, codeOffset, int(executableLen))
 		if err != nil {
-			err = fmt.Errorf("compilationcache: error mmapping executable (len=%d): %v", executableLen, err)
 			return nil, false, err
 		}
-
-		_, err = io.ReadFull(reader, executable)
-		if err != nil {
-			err = fmt.Errorf("compilationcache: error reading executable (len=%d): %v", executableLen, err)
-			return nil, false, err
-		}
-
-		expected := crc32.Checksum(executable, crc)
 		if _, err = io.ReadFull(reader, eightBytes[:4]); err != nil {
-			return nil, false, fmt.Errorf("compilationcache: could not read checksum: %v", err)
+			err = fmt.Errorf("compilationcache: could not read checksum: %v", err)
 		} else if checksum := binary.LittleEndian.Uint32(eightBytes[:4]); expected != checksum {
-			return nil, false, fmt.Errorf("compilationcache: checksum mismatch (expected %d, got %d)", expected, checksum)
+			err = fmt.Errorf("compilationcache: checksum mismatch (expected %d, got %d)", expected, checksum)
 		}
-
-		if err = platform.MprotectCodeSegment(executable); err != nil {
+		if err != nil {
+			_ = platform.MunmapCodeSegment(executable)
 			return nil, false, err
 		}
 		cm.executable = executable
@@ -352,6 +390,61 @@ func deserializeCompiledModule(wazeroVersion string, reader io.ReadCloser) (cm *
 	return
 }
 
+// readExecutable returns the n bytes of machine code that reader (reading
+// file, if not nil) is at, which start at codeOffset in the entry, read-only
+// and executable, and their checksum. It maps them from file when it can;
+// otherwise, or if that fails, it copies them into new code memory. Either
+// way it reads them through reader, leaving reader after them. (pybox patch
+// 0005.)
+func readExecutable(file *os.File, reader io.Reader, codeOffset, n int) (executable []byte, checksum uint32, err error) {
+	if file != nil && codeOffset%os.Getpagesize() == 0 {
+		executable, err = platform.MapCodeSegmentFile(file, int64(codeOffset), n)
+		if err == nil {
+			// The checksum pass reads the code through a small buffer: the
+			// mapping's pages stay untouched until they run, and a file
+			// shorter than its code length fails here, not when its code
+			// runs beyond the end of the file.
+			if checksum, err = checksumOf(reader, n); err != nil {
+				_ = platform.MunmapCodeSegment(executable)
+				return nil, 0, fmt.Errorf("compilationcache: error reading executable (len=%d): %v", n, err)
+			}
+			return executable, checksum, nil
+		}
+	}
+	executable, err = platform.MmapCodeSegment(n)
+	if err != nil {
+		return nil, 0, fmt.Errorf("compilationcache: error mmapping executable (len=%d): %v", n, err)
+	}
+	if _, err = io.ReadFull(reader, executable); err != nil {
+		_ = platform.MunmapCodeSegment(executable)
+		return nil, 0, fmt.Errorf("compilationcache: error reading executable (len=%d): %v", n, err)
+	}
+	checksum = crc32.Checksum(executable, crc)
+	if err = platform.MprotectCodeSegment(executable); err != nil {
+		_ = platform.MunmapCodeSegment(executable)
+		return nil, 0, err
+	}
+	return executable, checksum, nil
+}
+
+// checksumOf reads n bytes from reader and returns their checksum.
+func checksumOf(reader io.Reader, n int) (uint32, error) {
+	buf := make([]byte, min(n, 1<<20))
+	var sum uint32
+	for n > 0 {
+		chunk := buf[:min(n, len(buf))]
+		if _, err := io.ReadFull(reader, chunk); err != nil {
+			if err == io.ErrUnexpectedEOF {
+				err = io.EOF
+			}
+			return 0, err
+		}
+		sum = crc32.Update(sum, crc, chunk)
+		n -= len(chunk)
+	}
+	return sum, nil
+}
+
 // readUint64 strictly reads an uint64 in little-endian byte order, using the
 // given array as a buffer. This returns io.EOF if less than 8 bytes were read.
 func readUint64(reader io.Reader, b *[8]byte) (uint64, error) {
@@ -383,11 +476,4 @@ func (e *engine) LoadCompiledModule(_ context.Context, module *wasm.Module, ensu
 	}
 	_, ok, err := e.getCompiledModule(module, nil, ensureTermination)
 	return ok, err
-}
-
-// bufferedReadCloser reads through a bufio.Reader and closes the file under
-// it. (pybox patch 0004.)
-type bufferedReadCloser struct {
-	*bufio.Reader
-	io.Closer
 }

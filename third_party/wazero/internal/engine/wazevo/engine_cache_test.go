@@ -39,6 +39,7 @@ func TestSerializeCompiledModule(t *testing.T) {
 				u32.LeBytes(1),              // number of functions.
 				u64.LeBytes(0),              // offset.
 				u64.LeBytes(5),              // length of code.
+				codePadding,                 // zeros up to the code's alignment.
 				[]byte{1, 2, 3, 4, 5},       // code.
 				crcf([]byte{1, 2, 3, 4, 5}), // crc for the code.
 				[]byte{0},                   // no source map.
@@ -57,6 +58,7 @@ func TestSerializeCompiledModule(t *testing.T) {
 				u32.LeBytes(1),              // number of functions.
 				u64.LeBytes(0),              // offset.
 				u64.LeBytes(5),              // length of code.
+				codePadding,                 // zeros up to the code's alignment.
 				[]byte{1, 2, 3, 4, 5},       // code.
 				crcf([]byte{1, 2, 3, 4, 5}), // crc for the code.
 				[]byte{0},                   // no source map.
@@ -79,6 +81,7 @@ func TestSerializeCompiledModule(t *testing.T) {
 				u64.LeBytes(5), // offset.
 				// Executable.
 				u64.LeBytes(8),                       // length of code.
+				codePadding,                          // zeros up to the code's alignment.
 				[]byte{1, 2, 3, 4, 5, 1, 2, 3},       // code.
 				crcf([]byte{1, 2, 3, 4, 5, 1, 2, 3}), // crc for the code.
 				[]byte{0},                            // no source map.
@@ -94,8 +97,15 @@ func TestSerializeCompiledModule(t *testing.T) {
 	}
 }
 
+// codePadding in concat's arguments stands for the zeros that align the
+// code that follows to cacheCodeAlign in the entry. (pybox patch 0005.)
+var codePadding = []byte("code padding")
+
 func concat(ins ...[]byte) (ret []byte) {
 	for _, in := range ins {
+		if len(in) > 0 && &in[0] == &codePadding[0] {
+			in = make([]byte, cacheCodePadding(len(ret)))
+		}
 		ret = append(ret, in...)
 	}
 	return
@@ -155,6 +165,7 @@ func TestDeserializeCompiledModule(t *testing.T) {
 				u64.LeBytes(0), // offset.
 				// Executable.
 				u64.LeBytes(5),              // size.
+				codePadding,                 // zeros up to the code's alignment.
 				[]byte{1, 2, 3, 4, 5},       // machine code.
 				crcf([]byte{1, 2, 3, 4, 5}), // machine code.
 				[]byte{0},                   // no source map.
@@ -180,6 +191,7 @@ func TestDeserializeCompiledModule(t *testing.T) {
 				u64.LeBytes(7), // offset.
 				// Executable.
 				u64.LeBytes(10),                             // size.
+				codePadding,                                 // zeros up to the code's alignment.
 				[]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10},       // machine code.
 				crcf([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}), // crc for machine code.
 				[]byte{0},      // no source map.
@@ -203,6 +215,7 @@ func TestDeserializeCompiledModule(t *testing.T) {
 				u64.LeBytes(0), // offset.
 				// Executable.
 				u64.LeBytes(5),              // size.
+				codePadding,                 // zeros up to the code's alignment.
 				[]byte{1, 2, 3, 4, 5},       // machine code.
 				crcf([]byte{1, 2, 3, 4, 5}), // machine code.
 				[]byte{0},                   // no source map.
@@ -250,6 +263,7 @@ func TestDeserializeCompiledModule(t *testing.T) {
 				u64.LeBytes(0), // offset.
 				// Executable.
 				u64.LeBytes(5),        // size.
+				codePadding,           // zeros up to the code's alignment.
 				[]byte{1, 2, 3, 4, 5}, // machine code.
 				[]byte{1, 2, 3, 4},    // crc for machine code.
 			),
@@ -270,6 +284,7 @@ func TestDeserializeCompiledModule(t *testing.T) {
 				u64.LeBytes(0), // offset.
 				// Executable.
 				u64.LeBytes(5),        // size.
+				codePadding,           // zeros up to the code's alignment.
 				[]byte{1, 2, 3, 4, 5}, // machine code.
 			),
 			expCompiledModule: &compiledModule{
@@ -289,6 +304,7 @@ func TestDeserializeCompiledModule(t *testing.T) {
 				u64.LeBytes(0), // offset.
 				// Executable.
 				u64.LeBytes(5),              // size.
+				codePadding,                 // zeros up to the code's alignment.
 				[]byte{1, 2, 3, 4, 5},       // machine code.
 				crcf([]byte{1, 2, 3, 4, 5}), // crc for machine code.
 			),
