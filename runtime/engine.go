@@ -142,6 +142,48 @@ type Engine struct {
 	// interpreter to the pool (see WaitWarm).
 	poolMu    sync.Mutex
 	poolAdded chan struct{}
+	// runs counts the one-off runs under way; runsIdle is closed (and
+	// replaced) each time it falls to 0. fillPool starts the next
+	// interpreter only when no run is under way or the pool is empty, so
+	// that making it (restoring, the runner's warm-up) does not compete
+	// for the CPU with the run that took the last one.
+	runs     int
+	runsIdle chan struct{}
+}
+
+// beginRun and endRun bracket a one-off run (see Engine.runs).
+func (e *Engine) beginRun() {
+	e.poolMu.Lock()
+	e.runs++
+	e.poolMu.Unlock()
+}
+
+func (e *Engine) endRun() {
+	e.poolMu.Lock()
+	e.runs--
+	if e.runs == 0 && e.runsIdle != nil {
+		close(e.runsIdle)
+		e.runsIdle = make(chan struct{})
+	}
+	e.poolMu.Unlock()
+}
+
+// refillTurn waits until fillPool may start an interpreter: no run is under
+// way, or the pool is empty. It reports false if the engine is closing.
+func (e *Engine) refillTurn() bool {
+	for {
+		e.poolMu.Lock()
+		wait, idle := e.runs > 0 && len(e.pool) > 0, e.runsIdle
+		e.poolMu.Unlock()
+		if !wait {
+			return true
+		}
+		select {
+		case <-idle:
+		case <-e.poolStop:
+			return false
+		}
+	}
 }
 
 // guestFeatures are the WebAssembly features the interpreter is built with
@@ -243,6 +285,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		e.pool = make(chan *instance, cfg.WarmPool)
 		e.poolStop, e.poolDone = make(chan struct{}), make(chan struct{})
 		e.poolAdded = make(chan struct{})
+		e.runsIdle = make(chan struct{})
 		go e.fillPool()
 	}
 	return e, nil
@@ -338,6 +381,9 @@ func (e *Engine) track(inst *instance) {
 func (e *Engine) fillPool() {
 	defer close(e.poolDone)
 	for {
+		if !e.refillTurn() {
+			return
+		}
 		inst, err := e.fresh(context.Background(), 0)
 		if err != nil {
 			// Starting only fails if the engine is closing or broken; Run

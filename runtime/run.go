@@ -200,6 +200,8 @@ const (
 // raising, exiting, timing out or crashing the interpreter, is in the Result.
 func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	lim := req.Limits.withDefaults()
+	e.beginRun()
+	defer e.endRun()
 	inst, err := e.instance(ctx, lim.Memory)
 	if err != nil {
 		return nil, err
