@@ -27,6 +27,7 @@ trap, a timeout), the test that started and never finished is recorded as
 crashed (reason: LAST_EXIT, how the earlier run ended), and only the tests
 not yet in the file run.
 """
+import importlib
 import json
 import os
 import re
@@ -167,19 +168,30 @@ def main():
                       "reason": last_exit})
         done.add(started)
 
+    def run(suite):
+        tests = [t for t in flatten(suite) if t.id() not in done]
+        unittest.TestSuite(tests).run(result)
+
+    def holder(outcome, reason, tb=""):
+        result.write({"ev": "holder", "id": "import test." + name, "prefix": "test.%s." % name,
+                      "outcome": outcome, "reason": reason, "tb": tb[-3000:]})
+
     try:
-        suite = unittest.defaultTestLoader.loadTestsFromName("test." + name)
+        module = importlib.import_module("test." + name)
     except unittest.SkipTest as e:   # the module skipped itself as a whole
-        suite = []
-        result.write({"ev": "holder", "id": "import test." + name, "prefix": "test.%s." % name,
-                      "outcome": "skipped", "reason": str(e)})
-    except Exception:
+        holder("skipped", str(e))
+    except BaseException:
         tb = traceback.format_exc()
-        suite = []
-        result.write({"ev": "holder", "id": "import test." + name, "prefix": "test.%s." % name,
-                      "outcome": "error", "reason": last_line(tb), "tb": tb[-3000:]})
-    tests = [t for t in flatten(suite) if t.id() not in done]
-    unittest.TestSuite(tests).run(result)
+        holder("error", last_line(tb), tb)
+    else:
+        if hasattr(module, "test_main"):
+            # As regrtest does: the module's test_main sets things up
+            # (test_decimal: the C and Python modules; test_xml_etree: which
+            # ElementTree) and hands its suite to support.run_unittest.
+            support._run_suite = run
+            module.test_main()
+        else:
+            run(unittest.defaultTestLoader.loadTestsFromModule(module))
     result.write({"ev": "done"})
     out.close()
 
