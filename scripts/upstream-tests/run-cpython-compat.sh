@@ -90,6 +90,24 @@ if [ ! -d "$SRC/Lib/test" ]; then
   tar -xzf "$SDIST_DIR/$PY_ORIG" -C "$SRC" --strip-components=1 "Python-$PY_VERSION/Lib/test"
 fi
 
+# Natively, tests that start a child interpreter (assert_python_ok,
+# spawn_python) run it isolated (-I: no PYTHONPATH), and the child imports
+# test.* too (test_threading's shutdown tests import test.test_threading):
+# it would find Debian's stub `test` package, lacking the test files, and
+# hang or fail. A venv of $NATIVE whose .pth puts $SRC/Lib first on sys.path
+# gives every child the same test package (a venv's .pth runs even under -I).
+VENV=$WORK/native-venv
+if [ ! -x "$VENV/bin/python3" ]; then
+  "$NATIVE" -m venv --without-pip "$VENV"
+fi
+"$VENV/bin/python3" - "$SRC/Lib" <<'PY'
+import site, sys
+with open(site.getsitepackages()[0] + "/pybox_cpython_tests.pth", "w") as f:
+    f.write("import sys; sys.path.insert(0, %r)\n" % sys.argv[1])
+PY
+"$VENV/bin/python3" -I -c 'import test.test_threading' || {
+  echo "the native venv does not see $SRC/Lib/test" >&2; exit 1; }
+
 finished() { [ -f "$1" ] && grep -q '"ev": "done"' "$1"; }
 
 # run_one SIDE MODULE: runs the module until its results file says done.
@@ -111,7 +129,7 @@ run_one() {
       native)
         (cd "$scratch/cwd" && timeout -k 10s "$MODULE_TIMEOUT" env -i PATH=/usr/bin:/bin \
           HOME="$scratch/cwd" TMPDIR="$scratch/tmp" LANG=C.UTF-8 \
-          "$NATIVE" "$HERE/guest/cpython_compat.py" "$SRC/Lib" "$scratch/cwd" "$res" "$m" "$last") \
+          "$VENV/bin/python3" "$HERE/guest/cpython_compat.py" "$SRC/Lib" "$scratch/cwd" "$res" "$m" "$last") \
           >> "$logf" 2>&1 ;;
       pybox)
         "$WORK/pybox-compat" run -q --timeout "$MODULE_TIMEOUT" --memory "$MEMORY" \
