@@ -26,7 +26,51 @@ import sys
 # (class, regex over "outcome | test id | reason"), first match wins.
 # Written after reading the reasons and tracebacks of a run
 # (RESULTS_DIR/pybox/*.jsonl keeps the last 3000 characters of each).
-RULES = []
+RULES = [
+    ("no subprocesses (WASI has no processes; pybox refuses them)",
+     r"requires subprocess support|sys\.executable required|requires (a shell|working os\.fork)|"
+     r"need os\.exec|os\.spawn\w* not available|Need the \w+ command|process denied|"
+     r"multiprocessing|No module named '_posixsubprocess'|os\.fork"),
+    ("no threads (the interpreter runs on one; Thread.start is refused)",
+     r"requires threading support|can't start new thread|thread denied|"
+     r"No module named '_?thread"),
+    ("no sockets (pybox has no network but its fetched folders)",
+     r"socket|network denied|resource 'network'|Unix sockets"),
+    ("no signals (signal.alarm, setitimer, pthread_kill)",
+     r"signal\.alarm|setitimer|pthread_kill|signal\.SIG|requires signal"),
+    ("CPython's test-only C modules (_testcapi, _testinternalcapi, _testbuffer) "
+     "are not built into the bundle",
+     r"_testcapi|_testinternalcapi|_testbuffer|_testmultiphase|legacy Unicode C API"),
+    ("no time.tzset (WASI libc has no tzset: the time zone is always UTC)",
+     r"tzset"),
+    ("no system time-zone database: /usr/share/zoneinfo is not mounted "
+     "(zoneinfo uses the bundled tzdata package)",
+     r"/usr/share/zoneinfo|Olson's TZ database"),
+    ("the bundled tzdata package (2026.6) is newer than the 3.11.2 tests expect: "
+     "local mean time offsets are no longer rounded",
+     r"test_zoneinfo\.test_zoneinfo\.C?TZDataTests"),
+    ("no symbolic links (refused on host folders; /tmp has none)",
+     r"symlink|symbolic link"),
+    ("no hard links on /tmp",
+     r"/tmp does not support links|os\.link"),
+    ("no permission bits: os.chmod does nothing, st_mode has no mode bits, no umask",
+     r"chmod|umask|read-only|lchflags|chflags|CAP_DAC_OVERRIDE|st_mode|permission bits"),
+    ("no users or groups (os.getuid, chown, pwd, grp)",
+     r"getuid|getgid|chown|user accounts|\bpwd\b|\bgrp\b|setuid|setgid|setreuid|setregid|seteuid|setegid|getlogin"),
+    ("no os.set_blocking / os.pipe / dup (WASI)",
+     r"set_blocking|os\.pipe|dup\b|Cannot create invalid FD|Function not implemented"),
+    ("no mmap", r"mmap"),
+    ("no _hashlib (OpenSSL): no scrypt, sha512_256, ripemd160, pbkdf2 in C",
+     r"_hashlib|OpenSSL|scrypt|ripemd|sha512_256"),
+    ("no _uuid", r"_uuid"),
+    ("pybox's file size limit (256 MiB by default)", r"past the file size limit"),
+    ("no /dev files (/dev/zero, /dev/null, /dev/fd)", r"/dev/"),
+    ("wasm32 is a 32-bit platform", r"requires 64bit platform|INT_MAX < PY_SSIZE_T_MAX"),
+    ("skipped by CPython's own WASI checks (is_wasi)", r"Emscripten|WASI"),
+    ("os functions WASI lacks (sendfile, statvfs, fwalk, getrandom, xattr, ...)",
+     r"os\.\w+\(\) (not supported|required)|test needs os\.|need os\.|needs os\.|requires os\.|"
+     r"extended attribute|disk_usage|get_terminal_size|fd support|dir_fd"),
+]
 
 RANK = {"crashed": 6, "error": 5, "failed": 4, "xpass": 4, "skipped": 2, "xfail": 1, "passed": 0}
 SIMPLE = {"passed": "passed", "xfail": "passed", "failed": "failed", "xpass": "failed",

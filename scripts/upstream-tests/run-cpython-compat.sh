@@ -30,7 +30,10 @@
 # Environment: WORK (default build/upstream-tests), SDIST_DIR, NATIVE
 # (default /usr/bin/python3.11), MODULE_TIMEOUT (default 20m, per run of one
 # module), MEMORY (default 2GiB), RESTARTS (default 5), SIDES (default
-# "native pybox"), KEEP=1 keeps earlier result files (default: start afresh).
+# "native pybox"), KEEP=1 keeps earlier result files (default: start afresh),
+# RESULTS (default $WORK/compat), OPTIONS (passed to cpython_compat.py, e.g.
+# module-socket-check-off: run test_asyncio's tests although the package
+# skips itself as a whole on WASI; see docs/upstream-tests.md).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -72,7 +75,8 @@ log() { printf '=== %s\n' "$*" >&2; }
 "$NATIVE" -c 'import sys; assert sys.version_info[:3] == (3, 11, 2), sys.version' || {
   echo "$NATIVE is not Python 3.11.2 (install Debian's python3.11 package)" >&2; exit 2; }
 
-RES=$WORK/compat
+RES=${RESULTS:-$WORK/compat}
+OPTIONS=${OPTIONS:-}
 mkdir -p "$WORK/src" "$RES/native" "$RES/pybox" "$RES/logs"
 log "pybox"
 (cd "$ROOT" && CGO_ENABLED=0 go build -o "$WORK/pybox-compat.new" ./cmd/pybox)
@@ -129,14 +133,14 @@ run_one() {
       native)
         (cd "$scratch/cwd" && timeout -k 10s "$MODULE_TIMEOUT" env -i PATH=/usr/bin:/bin \
           HOME="$scratch/cwd" TMPDIR="$scratch/tmp" LANG=C.UTF-8 \
-          "$VENV/bin/python3" "$HERE/guest/cpython_compat.py" "$SRC/Lib" "$scratch/cwd" "$res" "$m" "$last") \
+          "$VENV/bin/python3" "$HERE/guest/cpython_compat.py" "$SRC/Lib" "$scratch/cwd" "$res" "$m" "$last" "$OPTIONS") \
           >> "$logf" 2>&1 ;;
       pybox)
         "$WORK/pybox-compat" run -q --timeout "$MODULE_TIMEOUT" --memory "$MEMORY" \
           --output-limit 64MiB --output "$scratch/tmp" \
           --mount "$HERE/guest:/harness:ro" --mount "$SRC/Lib:/cpython-lib:ro" \
           --mount "$scratch/cwd:/work:rw" --mount "$RES/pybox:/results:rw" \
-          "$HERE/guest/cpython_compat.py" /cpython-lib /work "/results/$m.jsonl" "$m" "$last" \
+          "$HERE/guest/cpython_compat.py" /cpython-lib /work "/results/$m.jsonl" "$m" "$last" "$OPTIONS" \
           >> "$logf" 2>&1 ;;
     esac
     rc=$?
