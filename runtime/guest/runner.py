@@ -68,6 +68,15 @@ def _patch_os():
     import os
     os.system = lambda command: _deny_proc(repr(command))
     os.popen = lambda cmd, *a, **k: _deny_proc(repr(cmd))
+    # WASI has no users, so CPython for WASI has no os.getuid and friends;
+    # posixpath.expanduser (Path.home() without $HOME), getpass and many
+    # libraries call them. The sandbox has one user, id 0, the owner of
+    # every file it sees (the bundle's pwd and grp answer for it).
+    for name in ("getuid", "geteuid", "getgid", "getegid"):
+        if not hasattr(os, name):
+            setattr(os, name, lambda: 0)
+    if not hasattr(os, "getgroups"):
+        os.getgroups = lambda: [0]
 
 
 def _patch_subprocess(mod):
@@ -189,6 +198,10 @@ def _patch_asyncio(mod):
         if executor is not None:
             return real_run_in_executor(self, executor, func, *args)
         self._check_closed()
+        if self._debug:
+            # As BaseEventLoop.run_in_executor: a coroutine (function) is a
+            # TypeError in debug mode, not a call that returns a coroutine.
+            self._check_callback(func, "run_in_executor")
         fut = self.create_future()
         try:
             fut.set_result(func(*args))

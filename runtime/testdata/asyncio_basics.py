@@ -146,3 +146,15 @@ with concurrent.futures.ThreadPoolExecutor(max_workers=4) as ex:
     except ZeroDivisionError:
         print("executor error kept in its future")
     print("as_completed", sorted(f.done() for f in concurrent.futures.as_completed(fs)))
+
+# In debug mode run_in_executor refuses a coroutine function, as CPython's
+# does (test_asyncio's test_call_coroutine).
+async def simple():
+    pass
+loop = asyncio.new_event_loop()
+loop.set_debug(True)
+try:
+    loop.run_until_complete(loop.run_in_executor(None, simple))
+except TypeError as e:
+    print("executor coroutine", e)
+loop.close()

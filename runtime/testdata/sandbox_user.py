@@ -48,3 +48,10 @@ try:
 except ValueError as e:
     print("rlimit bad resource", e)
 print("pagesize", resource.getpagesize())
+
+# os.getuid and friends (WASI has none) answer for the same user, so the
+# password-database fallback of expanduser works without $HOME.
+print("ids", os.getuid(), os.geteuid(), os.getgid(), os.getegid(), os.getgroups())
+home = os.environ.pop("HOME")
+print("expanduser without HOME", os.path.expanduser("~"), pathlib.Path.home() == pathlib.Path(pwd.getpwuid(os.getuid()).pw_dir))
+os.environ["HOME"] = home
