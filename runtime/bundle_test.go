@@ -113,6 +113,7 @@ func TestBundledPackages(t *testing.T) {
 			"executor map [0, 1, 4, 9, 16]", "executor submit (3, 1)", "executor error kept in its future",
 			"as_completed [True, True]",
 			"executor coroutine coroutines cannot be used with run_in_executor()",
+			"threadsafe bridge refused True",
 		}},
 		{"recursion.py", []string{
 			"limit 1000", "python 980", "repr via __repr__ RecursionError", "eq via __eq__ RecursionError",

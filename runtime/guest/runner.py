@@ -243,6 +243,34 @@ def _patch_futures_thread(mod):
     mod.ThreadPoolExecutor.submit = submit
 
 
+_NO_WAIT = ("deadlock refused: waiting for a concurrent.futures.Future that nothing can "
+            "complete: the pybox sandbox runs one thread, so while this call waits no other "
+            "code runs to set its result (e.g. asyncio.run_coroutine_threadsafe(...).result() "
+            "inside run_in_executor or asyncio.to_thread, which run at once in the only "
+            "thread); await the coroutine in the event loop instead, or pass a timeout")
+
+
+def _patch_futures_base(mod):
+    # Future.result() / .exception() without a timeout on a future that is
+    # not done would wait on a lock no other thread can release: forever,
+    # until the run's time limit. Say so at once instead. With a timeout
+    # they wait and raise TimeoutError, as they would.
+    Future = mod.Future
+    real_result, real_exception = Future.result, Future.exception
+
+    def result(self, timeout=None):
+        if timeout is None and not self.done():
+            raise RuntimeError(_NO_WAIT)
+        return real_result(self, timeout)
+
+    def exception(self, timeout=None):
+        if timeout is None and not self.done():
+            raise RuntimeError(_NO_WAIT)
+        return real_exception(self, timeout)
+    result.__doc__, exception.__doc__ = real_result.__doc__, real_exception.__doc__
+    Future.result, Future.exception = result, exception
+
+
 def _deny_thread(function, *a, **k):
     owner = getattr(function, "__self__", None)
     name = getattr(owner, "name", None)
@@ -279,10 +307,11 @@ class _PatchLoader:
 
 class _PatchFinder:
     """Patches subprocess, socket, asyncio, threading, concurrent.futures'
-    thread pool and matplotlib.pyplot right after they are first imported, and keeps _pybox from user code's
+    futures and thread pool, and matplotlib.pyplot right after they are first imported, and keeps _pybox from user code's
     imports."""
     _targets = {"subprocess": _patch_subprocess, "socket": _patch_socket,
                 "asyncio": _patch_asyncio, "threading": _patch_threading,
+                "concurrent.futures._base": _patch_futures_base,
                 "concurrent.futures.thread": _patch_futures_thread,
                 "matplotlib.pyplot": lambda mod: _patch_pyplot(mod)}
 

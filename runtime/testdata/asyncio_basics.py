@@ -158,3 +158,24 @@ try:
 except TypeError as e:
     print("executor coroutine", e)
 loop.close()
+
+# A coroutine submitted to the loop from a call the executor runs (natively in
+# another thread) cannot finish while that call waits for it: in the sandbox
+# the wait is refused at once instead of hanging until the time limit.
+async def add(a, b):
+    await asyncio.sleep(0)
+    return a + b
+
+def bridge(loop):
+    fut = asyncio.run_coroutine_threadsafe(add(1, 2), loop)
+    try:
+        return fut.result()
+    finally:
+        fut.cancel()
+
+async def bridged():
+    return await asyncio.get_running_loop().run_in_executor(None, bridge, asyncio.get_running_loop())
+try:
+    print("threadsafe bridge", asyncio.run(bridged()))
+except RuntimeError as e:
+    print("threadsafe bridge refused", str(e).startswith("deadlock refused"))
