@@ -31,9 +31,10 @@ ASYNCIO_PKG = ("test_asyncio skips itself as a whole on WASI "
                "(support.requires_working_socket(module=True)), although pybox's asyncio runs")
 RULES = [
     (ASYNCIO_PKG, r"^\[import test\.test_asyncio\] requires socket support"),
-    ("hangs: a call waits for another thread (run_coroutine_threadsafe(...).result() inside "
-     "run_in_executor, which pybox runs at once in the only thread); stopped by the run's timeout",
-     r"^crashed: (timed out|the interpreter died)"),
+    ("waits for another thread: run_coroutine_threadsafe(...).result() inside run_in_executor, "
+     "which pybox runs at once in the only thread; hung until the run's timeout, "
+     "refused at once (RuntimeError) since the runner's Future.result() check",
+     r"^crashed: (timed out|the interpreter died)|deadlock refused"),
     ("no termios module on WASI (test_asyncio.test_events imports tty, so none of its tests load)",
      r"No module named 'termios'"),
     ("no epoll on WASI (select has select and poll only): the EPoll test classes do not exist",
