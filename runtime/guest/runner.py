@@ -78,25 +78,19 @@ def _patch_os():
     if not hasattr(os, "getgroups"):
         os.getgroups = lambda: [0]
     # With a uid of 0, code takes root's paths: tarfile's extract chowns
-    # every member, shutil.chown exists. There is no os.chown on WASI, and
-    # files can belong to no one else: giving them to user and group 0
-    # (or -1, unchanged) succeeds and changes nothing; any other owner is
-    # EPERM, as for a user who is not root (tarfile then keeps the file).
+    # every member to its owner in the archive before it sets the member's
+    # mode and mtime, and shutil.chown exists. WASI has no os.chown and the
+    # sandbox records no owners (files report 0): as for root, chown
+    # succeeds, and like os.chmod it changes nothing.
     if not hasattr(os, "chown"):
-        import errno
         import operator
 
         def chown(path, uid, gid, *, dir_fd=None, follow_symlinks=True):
-            uid, gid = operator.index(uid), operator.index(gid)
+            operator.index(uid), operator.index(gid)
             if isinstance(path, int):
                 os.fstat(path)
             else:
                 os.stat(path, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
-            if uid not in (-1, 0) or gid not in (-1, 0):
-                raise PermissionError(
-                    errno.EPERM, "chown refused: the pybox sandbox has one user and group, "
-                    "0 (%s); files cannot be given to uid %d, gid %d"
-                    % (os.environ.get("USER") or "user", uid, gid), path)
 
         os.chown = chown
         os.lchown = lambda path, uid, gid: chown(path, uid, gid, follow_symlinks=False)
