@@ -73,7 +73,7 @@ RULES = [
     ("no symbolic links (refused on host folders; /tmp has none)",
      r"symlink|symbolic link"),
     ("no users or groups in os (os.getuid, os.chown, set*id)",
-     r"getuid|getgid|chown|user accounts|set\w*[ug]id"),
+     r"getuid|getgid|chown|user accounts|set\w*[ug]id|must be named \"root\""),
     ("no os.pipe, os.set_blocking, os.dup (WASI)",
      r"set_blocking|os\.pipe|dup\b|Function not implemented"),
     ("no _uuid C module (the pure-Python uuid works)", r"_uuid"),

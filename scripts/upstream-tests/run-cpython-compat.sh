@@ -13,15 +13,16 @@
 # pass rate over those it ran and over all of them (skips and tests that
 # never ran count as failures); writes every natively-passing test that did
 # not pass in pybox, with pybox's reason and its class, to
-# $WORK/compat/differences.tsv. See docs/upstream-tests.md (issue 14).
+# $RESULTS/differences.tsv. See docs/upstream-tests.md (issue 14).
 #
 # Both sides run cpython_compat.py (guest/): one process per module, tests
-# loaded by unittest as regrtest would (load_tests), no -u resources, one
-# JSON line per test written as it happens. The current directory is a fresh
+# loaded as regrtest would (load_tests, or the module's test_main), no -u
+# resources, one JSON line per test written as it happens. The current directory is a fresh
 # host folder (inside pybox: mounted read-write at /work); temporary files go
 # to the guest's in-memory /tmp inside pybox, to a fresh $TMPDIR natively.
 # A run that dies (wasm trap, timeout) is restarted after the test that
 # killed it, which is recorded as crashed (at most RESTARTS times).
+# Natively the tests run in a venv of $NATIVE (see below).
 #
 # Not part of .ci/run: it takes long. Needs Go, /usr/bin/python3.11 (Debian's
 # python3.11 package) and the CPython orig tarball ($SDIST_DIR, default
