@@ -32,6 +32,9 @@ type regFile struct {
 	f     afero.File
 
 	read, write, append bool
+	// nonblock is O_NONBLOCK as the guest set it (os.set_blocking); as on
+	// Linux it changes nothing for a regular file, which is always ready.
+	nonblock bool
 	// limited: writes count against the run's limits (every writable
 	// mount; not virtual uploads, which have their own size cap).
 	limited bool
@@ -52,7 +55,7 @@ type regFile struct {
 	refused string
 }
 
-var _ experimentalsys.File = (*regFile)(nil)
+var _ experimentalsys.PollableFile = (*regFile)(nil)
 
 func (f *regFile) Dev() (uint64, experimentalsys.Errno) {
 	st, errno := f.Stat()
@@ -71,6 +74,31 @@ func (f *regFile) IsAppend() bool { return f.append }
 func (f *regFile) SetAppend(enable bool) experimentalsys.Errno {
 	f.append = enable
 	return 0
+}
+
+// IsNonblock implements experimentalsys.PollableFile: wazero reports it in
+// fd_fdstat_get (os.get_blocking).
+func (f *regFile) IsNonblock() bool { return f.nonblock }
+
+// SetNonblock implements experimentalsys.PollableFile: wazero's
+// fd_fdstat_set_flags (os.set_blocking, fcntl F_SETFL) needs it, and refused
+// O_NONBLOCK with ENOSYS on a file that lacks it. Reads and writes do not
+// change: a regular file never blocks.
+func (f *regFile) SetNonblock(enable bool) experimentalsys.Errno {
+	if f.closed {
+		return experimentalsys.EBADF
+	}
+	f.nonblock = enable
+	return 0
+}
+
+// Poll implements experimentalsys.PollableFile: a regular file is always
+// ready.
+func (f *regFile) Poll(experimentalsys.Pflag, int32) (bool, experimentalsys.Errno) {
+	if f.closed {
+		return false, experimentalsys.EBADF
+	}
+	return true, 0
 }
 
 func (f *regFile) Stat() (wsys.Stat_t, experimentalsys.Errno) {

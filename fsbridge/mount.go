@@ -205,7 +205,7 @@ func openIn(m *mount, be backend, rel string, oflag experimentalsys.Oflag, perm 
 	r, w := accessOf(oflag)
 	f := &regFile{
 		s: m.s, m: m, guest: m.gpath(rel), f: hf,
-		read: r, write: w, append: oflag&experimentalsys.O_APPEND != 0,
+		read: r, write: w, append: oflag&experimentalsys.O_APPEND != 0, nonblock: oflag&experimentalsys.O_NONBLOCK != 0,
 		limited: true,
 		statT:   func(fi fs.FileInfo) wsys.Stat_t { return be.statT(rel, fi) },
 		chtimes: func(a, mt time.Time) error { return be.chtimes(rel, a, mt) },

@@ -47,3 +47,52 @@ for base in ('/work', '/src', '/tmp', '/output'):
 		}
 	}
 }
+
+// TestSetBlockingOnFiles: os.set_blocking / os.get_blocking (fcntl
+// O_NONBLOCK) on a regular file work as on Linux on every kind of mount:
+// the flag is kept and reported, reads and writes are unchanged. wazero
+// refused it with ENOSYS (CPython's test_os BlockingTests, issue 14).
+func TestSetBlockingOnFiles(t *testing.T) {
+	w := newWorld(t)
+	sb := newSandbox(t, w.policy())
+	out := pyOK(t, sb, `
+import os
+for path, flags in (('/data/a.csv', os.O_RDONLY), ('/work/notes.txt', os.O_RDWR),
+                    ('/src/keep.txt', os.O_RDWR), ('/tmp/t.txt', os.O_RDWR | os.O_CREAT),
+                    ('/output/o.txt', os.O_RDWR | os.O_CREAT)):
+    writable = path != '/data/a.csv'   # WASI's O_RDONLY is not 0
+    fd = os.open(path, flags)
+    try:
+        steps = [os.get_blocking(fd)]
+        os.set_blocking(fd, False)
+        steps.append(os.get_blocking(fd))
+        if writable:
+            os.write(fd, b'nb')
+            os.lseek(fd, 0, os.SEEK_SET)
+        steps.append(os.read(fd, 2))
+        os.set_blocking(fd, True)
+        steps.append(os.get_blocking(fd))
+    finally:
+        os.close(fd)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    steps.append(os.get_blocking(fd))
+    os.close(fd)
+    print(path, *steps)
+try:
+    os.set_blocking(fd, False)
+except OSError as e:
+    print('closed', e.errno == __import__('errno').EBADF)
+`)
+	for _, want := range []string{
+		"/data/a.csv True False b'x,' True False",
+		"/work/notes.txt True False b'nb' True False",
+		"/src/keep.txt True False b'nb' True False",
+		"/tmp/t.txt True False b'nb' True False",
+		"/output/o.txt True False b'nb' True False",
+		"closed True",
+	} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("want %q in:\n%s", want, out)
+		}
+	}
+}

@@ -184,7 +184,7 @@ func (v *virtualMount) open(rel string, oflag experimentalsys.Oflag, _ fs.FileMo
 	r, w := accessOf(oflag)
 	f := &regFile{
 		s: v.m.s, m: v.m, guest: v.m.gpath(rel), f: h,
-		read: r, write: w, append: oflag&experimentalsys.O_APPEND != 0,
+		read: r, write: w, append: oflag&experimentalsys.O_APPEND != 0, nonblock: oflag&experimentalsys.O_NONBLOCK != 0,
 		statT: func(fi fs.FileInfo) wsys.Stat_t {
 			return wsys.Stat_t{Dev: v.dev, Ino: hash64(v.m.gpath(rel)), Mode: v.fileMode(), Nlink: 1,
 				Size: fi.Size(), Atim: fi.ModTime().UnixNano(), Mtim: fi.ModTime().UnixNano(), Ctim: fi.ModTime().UnixNano()}

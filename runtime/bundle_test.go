@@ -112,6 +112,8 @@ func TestBundledPackages(t *testing.T) {
 			"nested asyncio.run() cannot be called from a running event loop", "new loop 8",
 			"executor map [0, 1, 4, 9, 16]", "executor submit (3, 1)", "executor error kept in its future",
 			"as_completed [True, True]",
+			"executor coroutine coroutines cannot be used with run_in_executor()",
+			"threadsafe bridge refused True",
 		}},
 		{"recursion.py", []string{
 			"limit 1000", "python 980", "repr via __repr__ RecursionError", "eq via __eq__ RecursionError",
@@ -124,6 +126,8 @@ func TestBundledPackages(t *testing.T) {
 			`pwd unknown name "getpwnam(): name not found: 'root'"`, "grp user ['user'] 1", "owner user user",
 			"tar user user", "expanduser /tmp /tmp ~nobody", "rusage True 0.0 0 16 0.0", "rlimit True",
 			"setrlimit refused True", "rlimit bad resource invalid resource specified", "pagesize 65536",
+			"ids 0 0 0 0 [0]", "expanduser without HOME /tmp True",
+			"chown missing FileNotFoundError", "tar extract as root hi 0 1234567890.0",
 		}},
 		{"matplotlib_basics.py", []string{
 			"backend Agg", "png True True", "svg True pdf b'%PDF-'",

@@ -68,6 +68,33 @@ def _patch_os():
     import os
     os.system = lambda command: _deny_proc(repr(command))
     os.popen = lambda cmd, *a, **k: _deny_proc(repr(cmd))
+    # WASI has no users, so CPython for WASI has no os.getuid and friends;
+    # posixpath.expanduser (Path.home() without $HOME), getpass and many
+    # libraries call them. The sandbox has one user, id 0, the owner of
+    # every file it sees (the bundle's pwd and grp answer for it).
+    for name in ("getuid", "geteuid", "getgid", "getegid"):
+        if not hasattr(os, name):
+            setattr(os, name, lambda: 0)
+    if not hasattr(os, "getgroups"):
+        os.getgroups = lambda: [0]
+    # With a uid of 0, code takes root's paths: tarfile's extract chowns
+    # every member to its owner in the archive before it sets the member's
+    # mode and mtime, and shutil.chown exists. WASI has no os.chown and the
+    # sandbox records no owners (files report 0): as for root, chown
+    # succeeds, and like os.chmod it changes nothing.
+    if not hasattr(os, "chown"):
+        import operator
+
+        def chown(path, uid, gid, *, dir_fd=None, follow_symlinks=True):
+            operator.index(uid), operator.index(gid)
+            if isinstance(path, int):
+                os.fstat(path)
+            else:
+                os.stat(path, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
+
+        os.chown = chown
+        os.lchown = lambda path, uid, gid: chown(path, uid, gid, follow_symlinks=False)
+        os.fchown = lambda fd, uid, gid: chown(operator.index(fd), uid, gid)
 
 
 def _patch_subprocess(mod):
@@ -189,6 +216,10 @@ def _patch_asyncio(mod):
         if executor is not None:
             return real_run_in_executor(self, executor, func, *args)
         self._check_closed()
+        if self._debug:
+            # As BaseEventLoop.run_in_executor: a coroutine (function) is a
+            # TypeError in debug mode, not a call that returns a coroutine.
+            self._check_callback(func, "run_in_executor")
         fut = self.create_future()
         try:
             fut.set_result(func(*args))
@@ -230,6 +261,34 @@ def _patch_futures_thread(mod):
     mod.ThreadPoolExecutor.submit = submit
 
 
+_NO_WAIT = ("deadlock refused: waiting for a concurrent.futures.Future that nothing can "
+            "complete: the pybox sandbox runs one thread, so while this call waits no other "
+            "code runs to set its result (e.g. asyncio.run_coroutine_threadsafe(...).result() "
+            "inside run_in_executor or asyncio.to_thread, which run at once in the only "
+            "thread); await the coroutine in the event loop instead, or pass a timeout")
+
+
+def _patch_futures_base(mod):
+    # Future.result() / .exception() without a timeout on a future that is
+    # not done would wait on a lock no other thread can release: forever,
+    # until the run's time limit. Say so at once instead. With a timeout
+    # they wait and raise TimeoutError, as they would.
+    Future = mod.Future
+    real_result, real_exception = Future.result, Future.exception
+
+    def result(self, timeout=None):
+        if timeout is None and not self.done():
+            raise RuntimeError(_NO_WAIT)
+        return real_result(self, timeout)
+
+    def exception(self, timeout=None):
+        if timeout is None and not self.done():
+            raise RuntimeError(_NO_WAIT)
+        return real_exception(self, timeout)
+    result.__doc__, exception.__doc__ = real_result.__doc__, real_exception.__doc__
+    Future.result, Future.exception = result, exception
+
+
 def _deny_thread(function, *a, **k):
     owner = getattr(function, "__self__", None)
     name = getattr(owner, "name", None)
@@ -266,10 +325,11 @@ class _PatchLoader:
 
 class _PatchFinder:
     """Patches subprocess, socket, asyncio, threading, concurrent.futures'
-    thread pool and matplotlib.pyplot right after they are first imported, and keeps _pybox from user code's
+    futures and thread pool, and matplotlib.pyplot right after they are first imported, and keeps _pybox from user code's
     imports."""
     _targets = {"subprocess": _patch_subprocess, "socket": _patch_socket,
                 "asyncio": _patch_asyncio, "threading": _patch_threading,
+                "concurrent.futures._base": _patch_futures_base,
                 "concurrent.futures.thread": _patch_futures_thread,
                 "matplotlib.pyplot": lambda mod: _patch_pyplot(mod)}
 

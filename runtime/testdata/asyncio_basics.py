@@ -146,3 +146,36 @@ with concurrent.futures.ThreadPoolExecutor(max_workers=4) as ex:
     except ZeroDivisionError:
         print("executor error kept in its future")
     print("as_completed", sorted(f.done() for f in concurrent.futures.as_completed(fs)))
+
+# In debug mode run_in_executor refuses a coroutine function, as CPython's
+# does (test_asyncio's test_call_coroutine).
+async def simple():
+    pass
+loop = asyncio.new_event_loop()
+loop.set_debug(True)
+try:
+    loop.run_until_complete(loop.run_in_executor(None, simple))
+except TypeError as e:
+    print("executor coroutine", e)
+loop.close()
+
+# A coroutine submitted to the loop from a call the executor runs (natively in
+# another thread) cannot finish while that call waits for it: in the sandbox
+# the wait is refused at once instead of hanging until the time limit.
+async def add(a, b):
+    await asyncio.sleep(0)
+    return a + b
+
+def bridge(loop):
+    fut = asyncio.run_coroutine_threadsafe(add(1, 2), loop)
+    try:
+        return fut.result()
+    finally:
+        fut.cancel()
+
+async def bridged():
+    return await asyncio.get_running_loop().run_in_executor(None, bridge, asyncio.get_running_loop())
+try:
+    print("threadsafe bridge", asyncio.run(bridged()))
+except RuntimeError as e:
+    print("threadsafe bridge refused", str(e).startswith("deadlock refused"))

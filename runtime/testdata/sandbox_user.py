@@ -48,3 +48,34 @@ try:
 except ValueError as e:
     print("rlimit bad resource", e)
 print("pagesize", resource.getpagesize())
+
+# os.getuid and friends (WASI has none) answer for the same user, so the
+# password-database fallback of expanduser works without $HOME.
+print("ids", os.getuid(), os.geteuid(), os.getgid(), os.getegid(), os.getgroups())
+home = os.environ.pop("HOME")
+print("expanduser without HOME", os.path.expanduser("~"), pathlib.Path.home() == pathlib.Path(pwd.getpwuid(os.getuid()).pw_dir))
+os.environ["HOME"] = home
+
+# os.chown (none on WASI; needed once the user is uid 0): as for root it
+# succeeds, and like os.chmod it records nothing. tarfile, which as root chowns
+# every member it extracts before setting its mtime, extracts as natively.
+import shutil
+os.chown("/tmp/f.txt", 0, 0)
+os.chown("/tmp/f.txt", 1000, -1)
+shutil.chown("/tmp/f.txt", "user", "user")
+try:
+    os.chown("/tmp/missing.txt", 0, 0)
+except FileNotFoundError:
+    print("chown missing FileNotFoundError")
+buf = io.BytesIO()
+with tarfile.open(fileobj=buf, mode="w") as t:
+    info = tarfile.TarInfo("owned.txt")
+    info.uid = info.gid = 1000
+    info.size = 2
+    info.mtime = 1234567890
+    t.addfile(info, io.BytesIO(b"hi"))
+buf.seek(0)
+with tarfile.open(fileobj=buf) as t:
+    t.extractall("/tmp/x")
+st = os.stat("/tmp/x/owned.txt")
+print("tar extract as root", open("/tmp/x/owned.txt").read(), st.st_uid, st.st_mtime)
