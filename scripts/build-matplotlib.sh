@@ -263,6 +263,10 @@ for e in d["ttflist"] + d["afmlist"]:
     if e["fname"].startswith(fonts_here):
         e["fname"] = fonts_guest + e["fname"][len(fonts_here):]
     assert not os.path.isabs(e["fname"]) or e["fname"].startswith(fonts_guest), e["fname"]
+# findSystemFonts returns a set: its order changed from build to build (str
+# hashes are salted), and so did the file (and which font wins a tie).
+for k in ("ttflist", "afmlist"):
+    d[k].sort(key=lambda e: json.dumps(e, sort_keys=True))
 json.dump(d, open(out, "w"), indent=1, sort_keys=True)
 print(f"font list: {len(d['ttflist'])} ttf, {len(d['afmlist'])} afm", file=sys.stderr)
 PY
