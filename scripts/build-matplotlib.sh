@@ -263,6 +263,17 @@ for e in d["ttflist"] + d["afmlist"]:
     if e["fname"].startswith(fonts_here):
         e["fname"] = fonts_guest + e["fname"][len(fonts_here):]
     assert not os.path.isabs(e["fname"]) or e["fname"].startswith(fonts_guest), e["fname"]
+# findSystemFonts returns a set: its order changed from build to build (str
+# hashes are salted), and so did the file and which font findfont picks on a
+# tie (first in the list wins). Sorted: matplotlib's own files first (its
+# DejaVu Sans over the same family in /usr/local/share/fonts), the PDF core
+# fonts' metrics before the other AFM files, then by content. Against the
+# order of the bundle of commit 8641438, findfont picks the same TTF file for
+# 456 family/style/weight/stretch probes; AFM ties went either way before.
+def order(e):
+    return (os.path.isabs(e["fname"]), "/pdfcorefonts/" not in e["fname"], json.dumps(e, sort_keys=True))
+for k in ("ttflist", "afmlist"):
+    d[k].sort(key=order)
 json.dump(d, open(out, "w"), indent=1, sort_keys=True)
 print(f"font list: {len(d['ttflist'])} ttf, {len(d['afmlist'])} afm", file=sys.stderr)
 PY

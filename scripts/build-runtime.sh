@@ -175,6 +175,17 @@ stage_cpython() {
   # build tree, which the guest never is): a fixed name instead, so that
   # python.wasm does not depend on where it was built.
   sed -i -e "s|-DVPATH='\"\$(VPATH)\"'|-DVPATH='\"/pybox-build/cpython\"'|" Makefile.pre Makefile
+  # sys.version's build date and time (getbuildinfo.c's __DATE__/__TIME__)
+  # from SOURCE_DATE_EPOCH, written into the rule: clang reads the variable
+  # only from the environment, so a later `make` in this tree without it (a
+  # relink after rebuilding one package) put the wall clock into python.wasm
+  # (the bundle of commit 8641438 has "Nov 23 2026, 22:39:27"; with that date
+  # a rebuild reproduces its python.wasm byte for byte).
+  local bdate btime
+  bdate=$(date -u -d "@$SOURCE_DATE_EPOCH" '+%b %e %Y')
+  btime=$(date -u -d "@$SOURCE_DATE_EPOCH" '+%H:%M:%S')
+  sed -i -e "s|-o \$@ \$(srcdir)/Modules/getbuildinfo.c|-DDATE='\"$bdate\"' -DTIME='\"$btime\"' &|" Makefile.pre Makefile
+  grep -qF -- "-DDATE='\"$bdate\"' -DTIME='\"$btime\"' -o" Makefile
   # python.wasm is a WASI reactor (no _start): the host calls _initialize,
   # then pybox_boot, which starts the interpreter and returns with it at
   # rest, so its memory can be snapshotted and mapped into new instances
@@ -199,8 +210,11 @@ stage_cpython() {
 
 # Trimmed from the stdlib: tests, GUI, packaging bootstrap and modules that
 # cannot work without processes, sockets or a terminal in WASI.
+# config-3.11-*: the build's Makefile, Setup and config.c (named after the
+# build machine, config-3.11-x86_64-linux-gnu, in this cross build), which
+# hold build-dir paths; nothing in the sandbox builds extensions.
 STDLIB_DROP="test idlelib tkinter turtledemo turtle.py ensurepip lib2to3 venv
-  pydoc_data config-3.11-wasm32-wasi __phello__ unittest/test sqlite3/test
+  pydoc_data config-3.11-* __phello__ unittest/test sqlite3/test
   ctypes/test distutils/tests tkinter/test"
 
 stage_package() {
@@ -209,7 +223,8 @@ stage_package() {
   rm -rf "$STAGE" && mkdir -p "$STAGE/lib"
   cp -a "$lib" "$STAGE/lib/python3.11"
   local sl=$STAGE/lib/python3.11
-  for d in $STDLIB_DROP; do rm -rf "${sl:?}/$d"; done
+  local drops; set -f; drops=($STDLIB_DROP); set +f
+  for d in "${drops[@]}"; do rm -rf "${sl:?}"/$d; done
   # Modules CPython builds in C only where the OS has users and limits
   # (pwd, grp, resource): pybox's pure-Python ones answer for the sandbox.
   cp "$ROOT"/scripts/cpython/stdlib/*.py "$sl/"
@@ -229,6 +244,13 @@ stage_package() {
     done
   fi
   find "$sl" -name __pycache__ -type d -prune -exec rm -rf {} +
+  # The build dir's path, in sysconfig's data (configure's variables) and
+  # numpy's __config__ (compiler command lines), as the objects have it
+  # (-ffile-prefix-map): the bundle must not depend on where it was built.
+  grep -rlF --include='*.py' "$BUILD" "$sl" | xargs -r sed -i "s#$BUILD#/pybox-build#g"
+  if grep -rqF "$BUILD" "$sl"; then
+    echo "build dir path left in:" >&2; grep -rlF "$BUILD" "$sl" >&2; exit 1
+  fi
   # Sourceless .pyc next to where the .py was: no stat of sources at import.
   /usr/bin/python3.11 -m compileall -q -b -j "$JOBS" \
     --invalidation-mode unchecked-hash -d /usr/local/lib/python3.11 "$sl" >/dev/null

@@ -81,3 +81,43 @@ for name, f in [("fancy", lambda: a[big]), ("take", lambda: np.take(a, big)), ("
     except (OverflowError, IndexError):
         refused.append(name)
 print("no wrap", refused)
+
+# Python ints beside int32 (= intp here) arrays, and int32/int64 index
+# arguments, print what native numpy prints. np.choose of an int32 array and
+# a Python int trapped the interpreter: index-narrowing.patch's range check
+# ran a ufunc reduction on numpy's stand-in array for the Python int.
+print("choose line", np.choose([0, 1], (np.array([1, 2], dtype=np.int32), 5)))
+i16, i32, i64 = (np.array([1, 2], dtype=t) for t in (np.int16, np.int32, np.int64))
+for name, sel in [("list", [0, 1]), ("int32", np.array([0, 1], np.int32)), ("int64", np.array([0, 1]))]:
+    r = [np.choose(sel, (i32, 5)), np.choose(sel, (5, i32)), np.choose(sel, (i64, 5)), np.choose(sel, (i16, 5)),
+         np.choose(sel, (i32, np.int64(5))), np.choose(sel, (i32, np.array(5))), np.choose(sel, (i32, i64))]
+    print("choose", name, [(x.tolist(), str(x.dtype)) for x in r])
+out = np.zeros(2, np.int32)
+np.choose([1, 0], (i32, 7), out=out)
+print("choose out", out.tolist(), np.choose([2, -1], (i32, 5, 9), mode="clip").tolist(),
+      np.choose([2, -1], (i32, 5, 9), mode="wrap").tolist(), np.choose([0, 1], (i32, 2**31)).tolist())
+for name, ix in [("pyint", 1), ("list", [1, 0]), ("int32", np.array([1, 0], np.int32)), ("int64", np.array([1, 0]))]:
+    print("take", name, np.take(i32, ix).tolist(), np.take(i64, ix).tolist(), i32.take(ix, mode="clip").tolist())
+for name, n in [("pyint", 2), ("list", [1, 2]), ("int32", np.array([1, 2], np.int32)), ("int64", np.array([1, 2])),
+                ("np.int32", np.int32(2)), ("np.int64", np.int64(2))]:
+    print("repeat", name, np.repeat(i32, n).tolist(), np.repeat(i64, n).tolist(), i32.repeat(n).dtype)
+for name, ix in [("pyint", 1), ("list", [1]), ("int32", np.array([1], np.int32)), ("int64", np.array([1]))]:
+    got = []
+    for target in (i32.copy(), i64.copy()):
+        for v in (7, np.int32(8), np.int64(9), [10]):
+            np.put(target, ix, v)
+            got.append(target.tolist())
+    try:
+        np.put(i32.copy(), ix, 2**40 + 9)
+    except OverflowError as e:
+        got.append(type(e).__name__)
+    print("put", name, got)
+for name, (lo, hi) in [("pyint", (0, 1)), ("int32", (np.int32(0), np.int32(1))), ("int64", (np.int64(0), np.int64(1))),
+                       ("arrays", (np.array([0, 0]), np.array([1, 1], np.int32)))]:
+    r = [np.clip(i32, lo, hi), np.clip(i64, lo, hi), i32.clip(lo, None), np.clip(i16, lo, hi)]
+    print("clip", name, [(x.tolist(), str(x.dtype)) for x in r])
+o = np.empty(2, np.int32)
+np.clip(i32, 0, 1, out=o)
+print("clip out", o.tolist(), np.clip(np.arange(6, dtype=np.int32), 1, 4).tolist(),
+      np.array_equal(np.clip(np.arange(6, dtype=np.int32), 1, 4),
+                     np.choose(np.digitize(np.arange(6), [1, 5]), (1, np.arange(6, dtype=np.int32), 4))))

@@ -18,10 +18,6 @@ import sys
 
 # (class, regex over "outcome | nodeid | reason | where"), first match wins.
 RULES = [
-    ("bundle bug (since index-narrowing.patch): np.choose with an int32 "
-     "choice array and a Python int choice reads out of bounds and traps "
-     "(TestClip checks clip against choose)",
-     r"^crashed \| numpy/_core/tests/test_numeric\.py::TestClip::"),
     ("matplotlib's baseline images were drawn with FreeType 2.6.1 (its test "
      "builds pin it); the bundle has 2.12.1 (Debian's, shared with Pillow): "
      "glyph shapes and text extents differ, so images with text are not close",
