@@ -117,21 +117,31 @@ func (r *runRec) artifacts() ([]Artifact, error) {
 		return nil, nil
 	}
 	r.rmu.Lock()
-	snap, dirty := r.outSnap, r.outDirty
+	snap := r.outSnap
 	r.rmu.Unlock()
-	s.mu.Lock()
-	others := map[string]bool{}
-	for rel, m := range s.marks {
-		if r != s.runRec && m.r != r && !dirty[rel] && m.wroteDuring(r) {
-			others[rel] = true
+	// Whose a file is, is decided when the walk finds it: a writer marks
+	// a file before it appears (sandboxFS.OpenFile), so a file found is
+	// never without its writer's mark, which a look at the marks before
+	// the walk could miss.
+	byOther := func(rel string) (other, dirty bool) {
+		r.rmu.Lock()
+		dirty = r.outDirty[rel]
+		r.rmu.Unlock()
+		if r == s.runRec || dirty {
+			return false, dirty
 		}
+		s.mu.Lock()
+		m, ok := s.marks[rel]
+		other = ok && m.r != r && m.wroteDuring(r)
+		s.mu.Unlock()
+		return other, dirty
 	}
-	s.mu.Unlock()
 	var out []Artifact
 	budget := s.limits.WriteBytes // < 0: no limit
 	err := s.walkOutput(func(rel string, fi fs.FileInfo) error {
+		other, dirty := byOther(rel)
 		old, seen := snap[rel]
-		if others[rel] || seen && !dirty[rel] && old == metaOf(be, rel, fi) {
+		if other || seen && !dirty && old == metaOf(be, rel, fi) {
 			return nil
 		}
 		hash := budget < 0 || fi.Size() <= budget

@@ -191,15 +191,19 @@ func (f *sandboxFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileM
 	if write && !m.writable() {
 		return nil, s.fail(readOnlyErr(op, m, g))
 	}
+	// Marked before the open, which may create the file: a run listing its
+	// artifacts meanwhile must never find the file without its writer's
+	// mark (it would take the file for its own). A failed open leaves a
+	// mark that names no file, which is harmless.
+	if m.kind == kindOutput && write {
+		f.r.markOutput(rel)
+	}
 	file, err := m.ops.open(rel, flag, perm)
 	if err != nil {
 		return nil, s.fail(err)
 	}
 	if rf, ok := file.(*regFile); ok {
 		rf.r = f.r
-	}
-	if m.kind == kindOutput && write {
-		f.r.markOutput(rel)
 	}
 	return file, 0
 }
@@ -362,11 +366,11 @@ func (f *sandboxFS) Rename(from, to string) experimentalsys.Errno {
 	if rf == "." || rt == "." {
 		return f.r.fail(mountPointErr("rename", m, m.gpath(rf), m.gpath(rt)))
 	}
+	if m.kind == kindOutput {
+		f.r.markOutput(rt) // before the name appears (see OpenFile)
+	}
 	if err := m.ops.rename(rf, rt); err != nil {
 		return f.r.fail(err)
-	}
-	if m.kind == kindOutput {
-		f.r.markOutput(rt)
 	}
 	return 0
 }
@@ -376,6 +380,9 @@ func (f *sandboxFS) Link(oldPath, newPath string) experimentalsys.Errno {
 	m, ro, rn, errno := f.twoPaths("link", oldPath, newPath)
 	if errno != 0 {
 		return errno
+	}
+	if m.kind == kindOutput {
+		f.r.markOutput(rn) // a new name in /output is this run's (see OpenFile)
 	}
 	return f.r.fail(m.ops.link(ro, rn))
 }

@@ -2,6 +2,7 @@ package fsbridge_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -92,4 +93,62 @@ func TestRunsKeepTheirOwnArtifacts(t *testing.T) {
 			t.Errorf("run %s lists %q, want %q", tc.run, got, tc.want)
 		}
 	}
+}
+
+// A run listing its artifacts while another run creates files in /output
+// never lists the other's files: the creating run's mark is in place before
+// the file appears. (The CI run that found this listed a file another call
+// was creating at that moment as the listing call's own.)
+func TestArtifactsNeverClaimFilesBeingCreated(t *testing.T) {
+	sb, err := fsbridge.New(fsbridge.Policy{Output: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	ctx := context.Background()
+	lister, err := sb.StartRun(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writer, err := sb.StartRun(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const files = 300
+	done := make(chan experimentalsys.Errno, 1)
+	go func() {
+		fsys := writer.FS()
+		for i := 0; i < files; i++ {
+			f, errno := fsys.OpenFile(fmt.Sprintf("/output/w%03d.txt", i), experimentalsys.O_CREAT|experimentalsys.O_WRONLY, 0o644)
+			if errno != 0 {
+				done <- errno
+				return
+			}
+			f.Close()
+		}
+		done <- 0
+	}()
+	var claimed []string
+	for finished := false; !finished; {
+		select {
+		case errno := <-done:
+			if errno != 0 {
+				t.Fatalf("create: %v", errno)
+			}
+			finished = true
+		default:
+		}
+		arts, err := lister.Artifacts()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range arts {
+			claimed = append(claimed, a.Path)
+		}
+	}
+	if len(claimed) > 0 {
+		t.Errorf("the listing run claimed files another run was creating: %v", claimed[:min(len(claimed), 5)])
+	}
+	writer.End()
+	lister.End()
 }
