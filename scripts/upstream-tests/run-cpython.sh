@@ -27,11 +27,8 @@ RUN_TIMEOUT=${RUN_TIMEOUT:-30m}
 MEMORY=${MEMORY:-2GiB}
 DIRS=${DIRS:-work tmp}
 
-# Same source and checksum as scripts/build-runtime.sh.
-PY_VERSION=3.11.2
-PY_DEB_SRC=python3.11/bookworm
-PY_ORIG=python3.11_${PY_VERSION}.orig.tar.gz
-PY_ORIG_SHA256=2411c74bda5bbcfcddaf4531f66d1adc73f247f529aee981b029513aefdbf849
+# The CPython source (PY_VERSION, ...) and cpython_tests.
+source "$HERE/cpython-tests.sh"
 
 tests=${*:-test_sqlite3}
 log() { printf '=== %s\n' "$*" >&2; }
@@ -41,17 +38,7 @@ log "pybox"
 (cd "$ROOT" && CGO_ENABLED=0 go build -o "$WORK/pybox-cpython.new" ./cmd/pybox)
 mv "$WORK/pybox-cpython.new" "$WORK/pybox-cpython"
 
-if [ ! -f "$SDIST_DIR/$PY_ORIG" ]; then
-  mkdir -p "$SDIST_DIR"
-  (cd "$SDIST_DIR" && apt-get source --download-only "$PY_DEB_SRC" >&2)
-fi
-got=$(sha256sum "$SDIST_DIR/$PY_ORIG" | cut -d' ' -f1)
-[ "$got" = "$PY_ORIG_SHA256" ] || { echo "checksum mismatch for $PY_ORIG: got $got" >&2; exit 1; }
-SRC=$WORK/src/Python-$PY_VERSION
-if [ ! -d "$SRC/Lib/test" ]; then
-  rm -rf "$SRC" && mkdir -p "$SRC"
-  tar -xzf "$SDIST_DIR/$PY_ORIG" -C "$SRC" --strip-components=1 "Python-$PY_VERSION/Lib/test"
-fi
+cpython_tests
 
 status=0
 for d in $DIRS; do
