@@ -701,11 +701,7 @@ func errnoName(e experimentalsys.Errno) string {
 // empty path asks about an error without a file name (CPython's failed
 // write), which only a refusal by a limit can explain.
 func (inst *instance) explain(in []byte) []byte {
-	cwd, p, found := strings.Cut(string(in), "\x00")
-	if !found {
-		return nil
-	}
-	if p == "" {
+	if _, p, found := strings.Cut(string(in), "\x00"); found && p == "" {
 		if ex, ok := inst.root.fs().(UnnamedExplainer); ok {
 			if why, ok := ex.ExplainUnnamed(); ok {
 				return []byte(why)
@@ -713,18 +709,15 @@ func (inst *instance) explain(in []byte) []byte {
 		}
 		return nil
 	}
-	if !path.IsAbs(p) {
-		if cwd == "" {
-			cwd = "/"
-		}
-		p = path.Join(cwd, p)
+	p, _, ok := guestPath(in)
+	if !ok {
+		return nil
 	}
-	p = path.Clean(p)
 	if why, ok := inst.bundle.explain(p); ok {
 		return []byte(why)
 	}
 	ex, ok := inst.root.fs().(Explainer)
-	if inst.userSiteEx != nil && (p == packages.UserSitePath || strings.HasPrefix(p, packages.UserSitePath+"/")) {
+	if inst.userSiteEx != nil && under(p, packages.UserSitePath) {
 		ex, ok = inst.userSiteEx, true
 	}
 	if !ok {

@@ -359,6 +359,13 @@ for _name, _patch in _PatchFinder._targets.items():
 del _name, _patch
 
 
+def _why(path):
+    """The host's reason for refusing an operation on path ("" if none)."""
+    import os
+    return _call("explain", (os.getcwd() + "\0" + path).encode(
+        "utf-8", "surrogateescape")).decode("utf-8", "replace")
+
+
 # --- os.utime refusals that say why --------------------------------------
 # CPython raises os.utime's errors without the file name, so the host is
 # never asked why (see PyErr_SetFromErrnoWithFilenameObjects in
@@ -386,8 +393,7 @@ def _patch_utime():
                 raise
             try:
                 p = os.fsdecode(path)
-                why = _call("explain", (os.getcwd() + "\0" + p).encode(
-                    "utf-8", "surrogateescape")).decode("utf-8", "replace")
+                why = _why(p)
             except Exception:
                 raise e from None
             # With the file name, as every other failed file operation.
@@ -470,8 +476,7 @@ def _patch_modes():
         if err:
             code = getattr(errno, err, errno.EIO)
             try:
-                why = _call("explain", (os.getcwd() + "\0" + p).encode(
-                    "utf-8", "surrogateescape")).decode("utf-8", "replace")
+                why = _why(p)
             except Exception:
                 why = ""
             raise OSError(code, why or os.strerror(code), p)
