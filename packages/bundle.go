@@ -22,6 +22,8 @@ import (
 // sees under /usr/local.
 type Bundle struct {
 	// Wasm is python.wasm, the CPython interpreter compiled for wasm32-wasi.
+	// It must not be modified: in a bundle extracted into the cache folder
+	// (Default) it is the file mapped read-only.
 	Wasm []byte
 	// Files holds everything else in the bundle, rooted at the guest's
 	// /usr/local: lib/python3.11/... (stdlib .pyc files, site-packages).

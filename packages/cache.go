@@ -218,15 +218,23 @@ func openExtracted(dir string) (*Bundle, error) {
 			}
 			name := parts[2]
 			switch name {
-			case "python.wasm", "manifest.json":
+			case "python.wasm":
+				// Mapped, not read: a process that finds the interpreter
+				// compiled in the cache reads only the module's structure
+				// (runtime's moduleStub), a few hundred KB of its 40 MB.
+				data, err := mapRootFile(root, name)
+				if err != nil {
+					root.Close()
+					return nil, fmt.Errorf("read extracted %s: %w", name, err)
+				}
+				b.Wasm = data
+			case "manifest.json":
 				data, err := root.ReadFile(name)
 				if err != nil {
 					root.Close()
 					return nil, fmt.Errorf("read extracted %s: %w", name, err)
 				}
-				if name == "python.wasm" {
-					b.Wasm = data
-				} else if err := setManifest(b, data); err != nil {
+				if err := setManifest(b, data); err != nil {
 					root.Close()
 					return nil, err
 				}
@@ -254,6 +262,18 @@ func openExtracted(dir string) (*Bundle, error) {
 		b.ID = hex.EncodeToString(sum[:])
 	}
 	return b, nil
+}
+
+// mapRootFile maps the file name below root read-only (see mapFile).
+// Extracted files are never changed in place: the folder is installed by a
+// rename and then only read.
+func mapRootFile(root *os.Root, name string) ([]byte, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return mapFile(f)
 }
 
 // setManifest parses manifest.json into b.

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -207,7 +208,6 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 
 	var cache wazero.CompilationCache
 	var cacheWazeroDir string // where cache keeps its files
-	cacheHit := false
 	if !cfg.NoCache {
 		dir := cfg.CacheDir
 		if dir == "" {
@@ -226,7 +226,6 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 			return nil, fmt.Errorf("open compilation cache %s: %w", dir, err)
 		}
 		rc = rc.WithCompilationCache(cache)
-		cacheHit = cacheHas(dir)
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, rc)
 	e := &Engine{bundle: b, rt: rt, cache: cache}
@@ -240,19 +239,8 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 
-	if cfg.Progress != nil && !cacheHit {
-		cfg.Progress("compiling the Python runtime (first run only; up to a minute or more)")
-		defer cfg.Progress("")
-	}
 	start := time.Now()
-	cctx := experimental.WithCompilationWorkers(ctx, goruntime.GOMAXPROCS(0))
-	// Data segments are applied by the host when it boots an interpreter,
-	// and not at all when it restores one from the snapshot.
-	wasm := b.Wasm
-	if stripped, segs, err := splitData(b.Wasm); err == nil {
-		wasm, e.data = stripped, segs
-	}
-	compiled, err := rt.CompileModule(cctx, wasm)
+	compiled, cacheHit, err := e.compile(ctx, cfg.Progress)
 	if err != nil {
 		e.Close(ctx)
 		return nil, fmt.Errorf("compile python.wasm: %w", err)
@@ -260,7 +248,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	e.compiled = compiled
 	e.compileTime = time.Since(start)
 	if cache != nil {
-		markCompiled(cacheWazeroDir, b, e.compileTime)
+		markCompiled(cacheWazeroDir, b, e.compileTime, cacheHit)
 	}
 	e.cacheHit = cacheHit
 	e.preload = append([]string(nil), cfg.Preload...)
@@ -291,18 +279,49 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	return e, nil
 }
 
-// cacheHas reports whether the cache directory already holds compiled code.
-// It only decides whether to report progress: a wrong answer costs nothing.
-func cacheHas(dir string) bool {
-	found := false
-	_ = filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			found = true
-			return filepath.SkipAll
+// compile makes python.wasm's compiled code available. From the cache it
+// needs only the module's structure (moduleStub) and its digest
+// (moduleDigest): wazero neither reads nor hashes the code. Otherwise it
+// compiles the module with its data segments taken out (splitData; the
+// host applies them when it boots an interpreter, and not at all when it
+// restores one from a snapshot), reporting progress. hit reports whether
+// the code came from the cache.
+func (e *Engine) compile(ctx context.Context, progress func(string)) (compiled wazero.CompiledModule, hit bool, err error) {
+	b := e.bundle
+	stub, segs, err := moduleStub(b.Wasm)
+	if err != nil {
+		// A module splitData does not understand is compiled as it is.
+		if progress != nil {
+			progress("compiling the Python runtime (first run only; up to a minute or more)")
+			defer progress("")
 		}
-		return nil
-	})
-	return found
+		compiled, err = e.rt.CompileModule(experimental.WithCompilationWorkers(ctx, goruntime.GOMAXPROCS(0)), b.Wasm)
+		return compiled, false, err
+	}
+	e.data = segs
+	dctx := experimental.WithModuleDigest(ctx, moduleDigest(b))
+	compiled, err = e.rt.CompileModule(experimental.WithCachedModuleOnly(dctx), stub)
+	if err == nil || !errors.Is(err, experimental.ErrModuleNotCached) {
+		return compiled, err == nil, err
+	}
+	if progress != nil {
+		progress("compiling the Python runtime (first run only; up to a minute or more)")
+		defer progress("")
+	}
+	stripped, _, err := splitData(b.Wasm)
+	if err != nil {
+		return nil, false, err
+	}
+	compiled, err = e.rt.CompileModule(experimental.WithCompilationWorkers(dctx, goruntime.GOMAXPROCS(0)), stripped)
+	return compiled, false, err
+}
+
+// moduleDigest names the module NewEngine compiles, python.wasm with its
+// data segments taken out, in the compilation cache: a hash of the bundle's
+// checksum of python.wasm (Bundle.ID, recorded when the bundle was
+// extracted), so that no process hashes the module's 40 MB again.
+func moduleDigest(b *packages.Bundle) [32]byte {
+	return sha256.Sum256([]byte("pybox: python.wasm without its data segments (splitData), sha256 " + b.ID))
 }
 
 // Bundle returns the runtime bundle this engine runs.
