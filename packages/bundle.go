@@ -32,6 +32,10 @@ type Bundle struct {
 	Manifest Manifest
 	// ID is the hex sha256 of Wasm. It keys the compilation cache.
 	ID string
+	// Checksum is the hex sha256 of the compressed bundle this was read
+	// from, when known ("" otherwise): it names everything in the bundle,
+	// and keys snapshots of booted interpreters kept in the cache folder.
+	Checksum string
 }
 
 // Manifest is the build record written by scripts/build-runtime.sh.
@@ -99,6 +103,8 @@ func Default() (*Bundle, error) {
 		defaultBundle, defaultErr = Decode(bytes.NewReader(compressed))
 		if defaultErr != nil {
 			defaultErr = fmt.Errorf("decode %s: %w", what, defaultErr)
+		} else {
+			defaultBundle.Checksum = sum
 		}
 	})
 	return defaultBundle, defaultErr

@@ -68,9 +68,15 @@ func loadCached(cacheDir string, compressed []byte, sum string) (*Bundle, error)
 	// folder without one (damaged by hand) is never deleted, since another
 	// process could be installing or reading it; the next name is used.
 	dirs := []string{base, base + ".1", base + ".2"}
+	withSum := func(b *Bundle, err error) (*Bundle, error) {
+		if err == nil {
+			b.Checksum = sum
+		}
+		return b, err
+	}
 	for _, dir := range dirs {
 		if b, err := openExtracted(dir); err == nil {
-			return b, nil
+			return withSum(b, nil)
 		}
 	}
 	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
@@ -86,12 +92,12 @@ func loadCached(cacheDir string, compressed []byte, sum string) (*Bundle, error)
 	}
 	for _, dir := range dirs {
 		if err := os.Rename(tmp, dir); err == nil {
-			return openExtracted(dir)
+			return withSum(openExtracted(dir))
 		}
 		// Taken: by another process that extracted it at the same moment
 		// (use theirs), or by a damaged leftover (try the next name).
 		if b, err := openExtracted(dir); err == nil {
-			return b, nil
+			return withSum(b, nil)
 		}
 	}
 	return nil, fmt.Errorf("install extracted bundle: %s and the next names are taken by damaged folders; remove them", base)

@@ -80,6 +80,20 @@ type Config struct {
 	// interpreters of a snapshotting engine share one str hash seed.
 	NoSnapshot bool
 
+	// PersistSnapshot keeps the engine's snapshot (see NoSnapshot) in the
+	// cache folder (CacheDir; not with NoCache), so that the next process
+	// with the same bundle, preloads and build starts its interpreters
+	// from it instead of booting: for processes that run code once (the
+	// CLI), where a snapshot taken in memory would be pure cost. The first
+	// such process boots and writes the file (its own run is served by the
+	// interpreter it booted); later ones map it (a few ms, and only the
+	// pages a run touches are read). A damaged, truncated or foreign file
+	// is replaced. Every process then shares the str hash seed drawn by
+	// the boot that wrote the file (docs/RATIONALE.md, "A booted
+	// interpreter kept in the cache folder"); random, numpy.random and
+	// tempfile names are still reseeded in every interpreter.
+	PersistSnapshot bool
+
 	// UserPackages is a host folder of pure-Python packages added with
 	// packages.AddWheel (see packages.UserDir). It is mounted read-only at
 	// packages.UserSitePath in every interpreter and put on sys.path. Empty
@@ -130,6 +144,7 @@ type Engine struct {
 
 	data       []dataSegment // taken out of the compiled module: see splitData
 	noSnapshot bool
+	snapDir    string // the cache folder a persisted snapshot is kept in; "" if none
 	snapOnce   sync.Once
 	snapMu     sync.Mutex // guards snap and snapErr for Snapshot
 	snap       *snapshot  // nil until taken, or if it could not be
@@ -260,6 +275,9 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		}
 	}
 	e.noSnapshot = cfg.NoSnapshot
+	if cfg.PersistSnapshot && cacheWazeroDir != "" {
+		e.snapDir = filepath.Dir(cacheWazeroDir)
+	}
 	e.logger = cfg.Logger
 	if cfg.UserPackages != "" {
 		if st, err := os.Stat(cfg.UserPackages); err == nil && st.IsDir() {
@@ -474,6 +492,12 @@ func (e *Engine) fresh(ctx context.Context, memLimit int64) (*instance, error) {
 	first := false
 	if !e.noSnapshot {
 		e.snapOnce.Do(func() {
+			if s := e.loadPersisted(); s != nil {
+				e.snapMu.Lock()
+				e.snap = s
+				e.snapMu.Unlock()
+				return
+			}
 			// Not canceled with the run that happens to come first.
 			s, booted, err := e.takeSnapshot(context.WithoutCancel(ctx))
 			e.snapMu.Lock()
@@ -487,10 +511,18 @@ func (e *Engine) fresh(ctx context.Context, memLimit int64) (*instance, error) {
 	}
 	switch {
 	case first:
+	case e.snap != nil && memLimit > 0 && uint64(memLimit) < e.snap.size:
+		// The snapshot alone is over the run's memory limit: boot, without
+		// the preloads (which would fail halfway).
+		inst, err = e.boot(ctx, memLimit, nil)
 	case e.snap != nil:
 		inst, err = e.restore(ctx, e.snap, memLimit)
+		if err != nil && e.snap.loaded {
+			// A file from the cache folder that cannot be mapped: boot.
+			inst, err = e.boot(ctx, memLimit, e.preload)
+		}
 	default:
-		inst, err = e.boot(ctx, memLimit)
+		inst, err = e.boot(ctx, memLimit, e.preload)
 	}
 	if err != nil {
 		return nil, err
@@ -513,7 +545,12 @@ type SnapshotInfo struct {
 	Size, Resident int64
 	// Boot is how long the boot that the snapshot replaces took.
 	Boot time.Duration
-	Err  error
+	// File is where the snapshot is kept in the cache folder
+	// (Config.PersistSnapshot), "" if only in memory; Loaded is set when
+	// this engine found it there rather than taking it.
+	File   string
+	Loaded bool
+	Err    error
 }
 
 // Snapshot describes the engine's snapshot of a booted interpreter.
@@ -523,7 +560,44 @@ func (e *Engine) Snapshot() SnapshotInfo {
 	if e.snap == nil {
 		return SnapshotInfo{Err: e.snapErr}
 	}
-	return SnapshotInfo{Taken: true, Size: int64(e.snap.size), Resident: int64(e.snap.resident), Boot: e.snap.bootTime}
+	return SnapshotInfo{Taken: true, Size: int64(e.snap.size), Resident: int64(e.snap.resident), Boot: e.snap.bootTime,
+		File: e.snap.path, Loaded: e.snap.loaded}
+}
+
+// snapshotPath is where the engine persists its snapshot, "" if it does
+// not.
+func (e *Engine) snapshotPath() string {
+	p, _ := e.SnapshotFile()
+	return p
+}
+
+// loadPersisted returns the snapshot persisted in the cache folder for this
+// engine, or nil if there is none that is usable (the engine then boots and
+// writes one).
+func (e *Engine) loadPersisted() *snapshot {
+	path := e.snapshotPath()
+	if path == "" {
+		return nil
+	}
+	key, _ := e.snapshotKey()
+	s, err := loadSnapshot(path, key)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			e.logf("replacing the snapshot in the cache folder: %v", err)
+		}
+		return nil
+	}
+	s.path, s.loaded = path, true
+	return s
+}
+
+// logf logs an operator-facing note about the engine (not about a run).
+func (e *Engine) logf(format string, args ...any) {
+	l := e.logger
+	if l == nil {
+		l = slog.Default()
+	}
+	l.Debug(fmt.Sprintf(format, args...))
 }
 
 // AnalysisModules are the modules Config.PreloadAnalysis imports ahead of

@@ -185,12 +185,14 @@ func (e *Engine) instantiate(ctx context.Context, memLimit int64) (*instance, er
 	return inst, nil
 }
 
-// boot instantiates an interpreter and starts it (see startGuest).
-func (e *Engine) boot(ctx context.Context, memLimit int64) (*instance, error) {
+// boot instantiates an interpreter and starts it (see startGuest), with
+// preload as the modules it imports before its first job.
+func (e *Engine) boot(ctx context.Context, memLimit int64, preload []string) (*instance, error) {
 	inst, err := e.instantiate(ctx, memLimit)
 	if err != nil {
 		return nil, err
 	}
+	inst.preload = preload
 	if err := e.startGuest(ctx, inst); err != nil {
 		_ = inst.mod.Close(ctx)
 		return nil, err

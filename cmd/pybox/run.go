@@ -195,13 +195,36 @@ func (f *runFlags) start(ctx context.Context, cmd string) (sb *fsbridge.Sandbox,
 // newEngine compiles (or loads from cache) the interpreter, showing progress
 // on a terminal during a cold compile.
 func newEngine(ctx context.Context, cacheDir string, noCache, quiet bool) (*runtime.Engine, error) {
-	// One run (or one session) per process: a snapshot would cost a copy of
-	// the booted interpreter and never be used.
-	cfg := runtime.Config{CacheDir: cacheDir, NoCache: noCache, NoSnapshot: true}
+	// One run (or one session) per process: the interpreter starts from a
+	// snapshot kept in the cache folder, written by the first process,
+	// with numpy already imported (runPreload).
+	cfg := runtime.Config{CacheDir: cacheDir, NoCache: noCache, PersistSnapshot: true, NoSnapshot: noCache}
 	if dir, err := packages.UserDir(); err == nil {
 		cfg.UserPackages = dir // packages added with "pybox packages add"
 	}
+	b, err := packages.Default()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Bundle, cfg.Preload = b, runPreload(b)
 	return startEngine(ctx, cfg, quiet)
+}
+
+// runPreload is what the snapshot of run and repl has imported: numpy, if
+// the bundle has it. Mapping the snapshot costs a run only the pages it
+// touches, so `import numpy` then costs nothing and print(1) no more
+// (docs/RATIONALE.md, "A booted interpreter kept in the cache folder").
+// pandas and matplotlib are left to the code that imports them.
+func runPreload(b *packages.Bundle) []string {
+	if b == nil {
+		return nil
+	}
+	for _, m := range runtime.AnalysisPreload(b) {
+		if m == "numpy" {
+			return []string{m}
+		}
+	}
+	return nil
 }
 
 // startEngine creates the engine, with a progress spinner on a terminal
