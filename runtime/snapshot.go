@@ -36,8 +36,8 @@ type snapshot struct {
 	file   *os.File // the memory image; read-only, mapped privately
 	offset int64    // where in file the image starts
 	size   uint64   // bytes of linear memory
-	sp    uint64   // __stack_pointer at rest
-	flags [5]uint32
+	sp     uint64   // __stack_pointer at rest
+	flags  [5]uint32
 	// bootTime is how long the boot took; resident is how many bytes of
 	// the image are not zero (what the file holds).
 	bootTime time.Duration
