@@ -94,6 +94,15 @@ type Config struct {
 	// tempfile names are still reseeded in every interpreter.
 	PersistSnapshot bool
 
+	// SkipCodeChecksum loads the compiled interpreter from the cache
+	// without reading its 180 MB of machine code to verify their checksum
+	// (about 20 ms of CPU, most of what NewEngine then costs), where the
+	// code is mapped from the cache file (Linux); the file's length is
+	// still checked. For processes that start often and run briefly (the
+	// CLI); a long-lived engine pays the check once. docs/RATIONALE.md
+	// ("A fork of wazero", item 11) says what this trusts.
+	SkipCodeChecksum bool
+
 	// UserPackages is a host folder of pure-Python packages added with
 	// packages.AddWheel (see packages.UserDir). It is mounted read-only at
 	// packages.UserSitePath in every interpreter and put on sys.path. Empty
@@ -255,7 +264,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 
 	start := time.Now()
-	compiled, cacheHit, err := e.compile(ctx, cfg.Progress)
+	compiled, cacheHit, err := e.compile(ctx, cfg.Progress, cfg.SkipCodeChecksum)
 	if err != nil {
 		e.Close(ctx)
 		return nil, fmt.Errorf("compile python.wasm: %w", err)
@@ -304,7 +313,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 // host applies them when it boots an interpreter, and not at all when it
 // restores one from a snapshot), reporting progress. hit reports whether
 // the code came from the cache.
-func (e *Engine) compile(ctx context.Context, progress func(string)) (compiled wazero.CompiledModule, hit bool, err error) {
+func (e *Engine) compile(ctx context.Context, progress func(string), skipChecksum bool) (compiled wazero.CompiledModule, hit bool, err error) {
 	b := e.bundle
 	stub, segs, err := moduleStub(b.Wasm)
 	if err != nil {
@@ -318,7 +327,11 @@ func (e *Engine) compile(ctx context.Context, progress func(string)) (compiled w
 	}
 	e.data = segs
 	dctx := experimental.WithModuleDigest(ctx, moduleDigest(b))
-	compiled, err = e.rt.CompileModule(experimental.WithCachedModuleOnly(dctx), stub)
+	lctx := experimental.WithCachedModuleOnly(dctx)
+	if skipChecksum {
+		lctx = experimental.WithoutCachedCodeChecksum(lctx)
+	}
+	compiled, err = e.rt.CompileModule(lctx, stub)
 	if err == nil || !errors.Is(err, experimental.ErrModuleNotCached) {
 		return compiled, err == nil, err
 	}

@@ -198,7 +198,9 @@ func newEngine(ctx context.Context, cacheDir string, noCache, quiet bool) (*runt
 	// One run (or one session) per process: the interpreter starts from a
 	// snapshot kept in the cache folder, written by the first process,
 	// with numpy already imported (runPreload).
-	cfg := runtime.Config{CacheDir: cacheDir, NoCache: noCache, PersistSnapshot: true, NoSnapshot: noCache}
+	// It also trusts the cached machine code without reading it all for
+	// its checksum, which would be most of its start-up.
+	cfg := runtime.Config{CacheDir: cacheDir, NoCache: noCache, PersistSnapshot: true, NoSnapshot: noCache, SkipCodeChecksum: true}
 	if dir, err := packages.UserDir(); err == nil {
 		cfg.UserPackages = dir // packages added with "pybox packages add"
 	}

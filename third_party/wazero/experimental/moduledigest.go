@@ -48,3 +48,21 @@ func WithCachedModuleOnly(ctx context.Context) context.Context {
 // ErrModuleNotCached is the error Runtime.CompileModule wraps when
 // WithCachedModuleOnly is set and the module's compiled code is not cached.
 var ErrModuleNotCached = errors.New("compiled module not in the cache")
+
+// WithoutCachedCodeChecksum returns a context in which Runtime.CompileModule,
+// loading a module's compiled code from a compilation cache's file, does not
+// read the code to verify its checksum where it maps the code from the file
+// (on Linux; elsewhere the code is copied, and verified as it is read). The
+// file's length is still checked, so a truncated entry is still dropped and
+// compiled again; a damaged byte inside the code is not found.
+//
+// The checksum reads the whole machine code once per load (about 20 ms for
+// 180 MB): most of what a process that loads a large module and runs it
+// briefly spends. Skipping it trusts the file system for the code's
+// integrity, as the operating system is trusted for the integrity of the
+// executables it loads: entries are written whole (synced, then renamed
+// into place), so a crash does not leave a damaged one behind, and the
+// cache directory must be kept from outside changes anyway.
+func WithoutCachedCodeChecksum(ctx context.Context) context.Context {
+	return context.WithValue(ctx, expctxkeys.SkipCachedCodeChecksum{}, true)
+}

@@ -9,3 +9,8 @@ type ModuleDigest struct{}
 // CompileModule loads the module's compiled code from the cache and never
 // compiles. (pybox patch 0011.)
 type CachedModuleOnly struct{}
+
+// SkipCachedCodeChecksum is a context.Context Value key. With any value,
+// code that a compilation cache hit maps from the cache's file is not
+// checksummed. (pybox patch 0011.)
+type SkipCachedCodeChecksum struct{}
