@@ -180,7 +180,7 @@ func (f *runFlags) start(ctx context.Context, cmd string) (sb *fsbridge.Sandbox,
 		fmt.Fprintf(os.Stderr, "pybox %s: %v\n", cmd, err)
 		return nil, nil, nil, 2, false
 	}
-	eng, err = newEngine(ctx, f.cacheDir, f.noCache, f.quiet)
+	eng, err = newEngine(ctx, f.cacheDir, f.noCache, f.quiet, int64(f.memory))
 	if err != nil {
 		closeSandbox()
 		fmt.Fprintf(os.Stderr, "pybox: %v\n", err)
@@ -193,8 +193,8 @@ func (f *runFlags) start(ctx context.Context, cmd string) (sb *fsbridge.Sandbox,
 }
 
 // newEngine compiles (or loads from cache) the interpreter, showing progress
-// on a terminal during a cold compile.
-func newEngine(ctx context.Context, cacheDir string, noCache, quiet bool) (*runtime.Engine, error) {
+// on a terminal during a cold compile. memory is the run's memory limit.
+func newEngine(ctx context.Context, cacheDir string, noCache, quiet bool, memory int64) (*runtime.Engine, error) {
 	// One run (or one session) per process: the interpreter starts from a
 	// snapshot kept in the cache folder, written by the first process,
 	// with numpy already imported (runPreload).
@@ -208,7 +208,10 @@ func newEngine(ctx context.Context, cacheDir string, noCache, quiet bool) (*runt
 	if err != nil {
 		return nil, err
 	}
-	cfg.Bundle, cfg.Preload = b, runPreload(b)
+	cfg.Bundle = b
+	if memory >= preloadMinMemory {
+		cfg.Preload = runPreload(b)
+	}
 	return startEngine(ctx, cfg, quiet)
 }
 
@@ -216,7 +219,11 @@ func newEngine(ctx context.Context, cacheDir string, noCache, quiet bool) (*runt
 // the bundle has it. Mapping the snapshot costs a run only the pages it
 // touches, so `import numpy` then costs nothing and print(1) no more
 // (docs/RATIONALE.md, "A booted interpreter kept in the cache folder").
-// pandas and matplotlib are left to the code that imports them.
+// pandas and matplotlib are left to the code that imports them. Below a
+// --memory of preloadMinMemory the snapshot has nothing imported, so that
+// the limit is the code's (numpy's import takes about 14 MB of it).
+const preloadMinMemory = 256 << 20
+
 func runPreload(b *packages.Bundle) []string {
 	if b == nil {
 		return nil
