@@ -2,7 +2,6 @@ package packages
 
 import (
 	"archive/tar"
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -184,28 +183,32 @@ func extractBundle(dir string, compressed []byte) error {
 // openExtracted loads an extracted bundle: its index, manifest and
 // python.wasm; other files stay on disk.
 func openExtracted(dir string) (*Bundle, error) {
-	idx, err := os.Open(filepath.Join(dir, extractedIndex))
+	// The whole index is read at once and parsed in place: names and paths
+	// are pieces of one string, nodes come from one slice, so that the few
+	// thousand entries cost a few allocations rather than several each
+	// (every pybox process does this).
+	data, err := os.ReadFile(filepath.Join(dir, extractedIndex))
 	if err != nil {
 		return nil, err
 	}
-	defer idx.Close()
+	index := string(data)
+	idxName := filepath.Join(dir, extractedIndex)
+	header, rest, _ := strings.Cut(index, "\n")
+	if header != indexHeader {
+		return nil, fmt.Errorf("%s: not a pybox bundle index", idxName)
+	}
 	root, err := os.OpenRoot(filepath.Join(dir, extractedFiles))
 	if err != nil {
 		return nil, err
 	}
 	b := &Bundle{}
-	tb := newTreeBuilder()
-	sc := bufio.NewScanner(idx)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	if !sc.Scan() || sc.Text() != indexHeader {
-		root.Close()
-		return nil, fmt.Errorf("%s: not a pybox bundle index", idx.Name())
-	}
-	for sc.Scan() {
-		line := sc.Text()
+	tb := newTreeBuilderSize(strings.Count(rest, "\n"))
+	for rest != "" {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
 		bad := func() error {
 			root.Close()
-			return fmt.Errorf("%s: bad line %q", idx.Name(), line)
+			return fmt.Errorf("%s: bad line %q", idxName, line)
 		}
 		switch {
 		case strings.HasPrefix(line, "id "):
@@ -213,16 +216,16 @@ func openExtracted(dir string) (*Bundle, error) {
 		case strings.HasPrefix(line, "d "):
 			tb.dir(line[2:])
 		case strings.HasPrefix(line, "f "):
-			parts := strings.SplitN(line[2:], " ", 3)
-			if len(parts) != 3 {
+			modeText, more, ok1 := strings.Cut(line[2:], " ")
+			sizeText, name, ok2 := strings.Cut(more, " ")
+			if !ok1 || !ok2 {
 				return nil, bad()
 			}
-			mode, err1 := strconv.ParseUint(parts[0], 8, 32)
-			size, err2 := strconv.ParseInt(parts[1], 10, 64)
+			mode, err1 := strconv.ParseUint(modeText, 8, 32)
+			size, err2 := strconv.ParseInt(sizeText, 10, 64)
 			if err1 != nil || err2 != nil {
 				return nil, bad()
 			}
-			name := parts[2]
 			switch name {
 			case "python.wasm":
 				// Mapped, not read: a process that finds the interpreter
@@ -253,10 +256,6 @@ func openExtracted(dir string) (*Bundle, error) {
 		default:
 			return nil, bad()
 		}
-	}
-	if err := sc.Err(); err != nil {
-		root.Close()
-		return nil, err
 	}
 	if b.Wasm == nil || b.Manifest.Raw == nil {
 		root.Close()
