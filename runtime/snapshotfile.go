@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 )
@@ -43,6 +44,12 @@ const (
 // snapshotDirName is the folder of persisted snapshots in the cache folder.
 const snapshotDirName = "snapshots"
 
+// snapshotsKept is how many snapshot files a cache folder keeps: writing
+// one removes the oldest beyond that number (those of earlier builds and
+// bundles). A few configurations are in use at a time (with and without
+// numpy, with and without user packages).
+const snapshotsKept = 8
+
 var snapshotCRC = crc32.MakeTable(crc32.Castagnoli)
 
 // snapshotKey returns the key of the snapshot an engine with this
@@ -71,6 +78,13 @@ func (e *Engine) snapshotKey() (key [32]byte, ok bool) {
 			if strings.HasPrefix(s.Key, "vcs.") {
 				fmt.Fprintf(h, "%s %s\n", s.Key, s.Value)
 			}
+		}
+	}
+	// Builds without version control information (go test, go run, a
+	// tarball) are told apart by the executable file itself.
+	if exe, err := os.Executable(); err == nil {
+		if st, err := os.Stat(exe); err == nil {
+			fmt.Fprintf(h, "executable %s %d %d\n", exe, st.Size(), st.ModTime().UnixNano())
 		}
 	}
 	h.Sum(key[:0])
@@ -199,7 +213,46 @@ func persistSnapshot(path string, key [32]byte, s *snapshot, image []byte) (*os.
 	if err := os.Rename(f.Name(), path); err != nil {
 		return fail(err)
 	}
+	pruneSnapshots(filepath.Dir(path), snapshotsKept)
 	return f, nil
+}
+
+// pruneSnapshots removes the oldest files of the snapshot folder dir beyond
+// the newest keep, and temporary files an interrupted write left there an
+// hour ago or more. Removing a file another process has mapped is safe (its
+// mapping stays valid); one that another engine was about to open makes it
+// boot and write it again.
+func pruneSnapshots(dir string, keep int) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type file struct {
+		path string
+		mod  time.Time
+	}
+	var files []file
+	for _, ent := range ents {
+		info, err := ent.Info()
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		p := filepath.Join(dir, ent.Name())
+		if strings.HasSuffix(ent.Name(), ".tmp") {
+			if time.Since(info.ModTime()) > time.Hour {
+				os.Remove(p)
+			}
+			continue
+		}
+		files = append(files, file{p, info.ModTime()})
+	}
+	if len(files) <= keep {
+		return
+	}
+	slices.SortFunc(files, func(a, b file) int { return b.mod.Compare(a.mod) })
+	for _, f := range files[keep:] {
+		os.Remove(f.path)
+	}
 }
 
 // SnapshotFile returns where an engine configured as cfg keeps its
