@@ -34,8 +34,9 @@ type Config struct {
 	Bundle *packages.Bundle
 
 	// CacheDir is where compiled machine code for the interpreter is kept
-	// between processes. Empty means DefaultCacheDir(). Compiling python.wasm
-	// takes seconds; loading it from the cache takes about 100 ms.
+	// between processes (and the snapshot, with PersistSnapshot). Empty
+	// means DefaultCacheDir(). Compiling python.wasm takes seconds; loading
+	// it from the cache takes a few milliseconds.
 	CacheDir string
 
 	// NoCache disables the on-disk compilation cache: every NewEngine
@@ -76,7 +77,8 @@ type Config struct {
 	// of one booted interpreter (about 2 ms; see
 	// docs/RATIONALE.md). The engine takes its snapshot at the first run,
 	// which costs a copy of the booted interpreter's memory: a process that
-	// runs code only once (the CLI) saves that with NoSnapshot. All
+	// runs code only once either saves that with NoSnapshot or keeps the
+	// snapshot for the next process (PersistSnapshot, as the CLI does). All
 	// interpreters of a snapshotting engine share one str hash seed.
 	NoSnapshot bool
 

@@ -230,3 +230,31 @@ func TestModuleDigestCachedOnly(t *testing.T) {
 	require.Equal(t, uint64(42), v)
 	require.Equal(t, 2, len(cacheFiles(t, dir)))
 }
+
+// TestElementSegmentsInstantiated checks the evaluation of element segments
+// without the general constant-expression evaluator (pybox patch 0011): a
+// table filled at an i32.const offset with ref.func entries calls the right
+// function through call_indirect, compiled and loaded from the cache.
+func TestElementSegmentsInstantiated(t *testing.T) {
+	if !platform.CompilerSupported() {
+		t.Skip()
+	}
+	bin := []byte{
+		0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+		0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7f, // type: () -> i32
+		0x03, 0x04, 0x03, 0x00, 0x00, 0x00, // three functions of it
+		0x04, 0x04, 0x01, 0x70, 0x00, 0x03, // a funcref table of 3
+		0x07, 0x05, 0x01, 0x01, 'f', 0x00, 0x02, // export "f" = func 2
+		0x09, 0x08, 0x01, 0x00, 0x41, 0x01, 0x0b, 0x02, 0x00, 0x01, // table[1:3] = func 0, func 1
+		0x0a, 0x13, 0x03,
+		0x04, 0x00, 0x41, 0x07, 0x0b, // func 0: 7
+		0x04, 0x00, 0x41, 0x09, 0x0b, // func 1: 9
+		0x07, 0x00, 0x41, 0x02, 0x11, 0x00, 0x00, 0x0b, // func 2: call_indirect table[2]
+	}
+	dir := t.TempDir()
+	for i := 0; i < 2; i++ { // compiled, then loaded
+		v, err := compileAndCall(t, dir, bin)
+		require.NoError(t, err)
+		require.Equal(t, uint64(9), v)
+	}
+}
