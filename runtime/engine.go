@@ -36,7 +36,8 @@ type Config struct {
 	// CacheDir is where compiled machine code for the interpreter is kept
 	// between processes (and the snapshot, with PersistSnapshot). Empty
 	// means DefaultCacheDir(). Compiling python.wasm takes seconds; loading
-	// it from the cache takes a few milliseconds.
+	// it from the cache about 25 ms, 5 ms without the checksum pass
+	// (SkipCodeChecksum).
 	CacheDir string
 
 	// NoCache disables the on-disk compilation cache: every NewEngine

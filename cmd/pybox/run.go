@@ -227,7 +227,7 @@ func newEngine(ctx context.Context, cacheDir string, noCache, quiet bool, memory
 // (docs/RATIONALE.md, "A booted interpreter kept in the cache folder").
 // pandas and matplotlib are left to the code that imports them. Below a
 // --memory of preloadMinMemory the snapshot has nothing imported, so that
-// the limit is the code's (numpy's import takes about 14 MB of it).
+// the limit is the code's (numpy's import takes about 4.5 MiB of it).
 const preloadMinMemory = 256 << 20
 
 func runPreload(b *packages.Bundle) []string {
