@@ -287,7 +287,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		}
 	}
 	e.noSnapshot = cfg.NoSnapshot
-	if cfg.PersistSnapshot && cacheWazeroDir != "" {
+	if cfg.PersistSnapshot && !cfg.NoSnapshot && cacheWazeroDir != "" {
 		e.snapDir = filepath.Dir(cacheWazeroDir)
 	}
 	e.logger = cfg.Logger

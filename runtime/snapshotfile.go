@@ -255,9 +255,10 @@ func pruneSnapshots(dir string, keep int) {
 	}
 }
 
-// SnapshotFile returns where an engine configured as cfg keeps its
-// persisted snapshot (Config.PersistSnapshot) and whether it would keep
-// one at all. Tools and tests use it; the file may not exist yet.
+// SnapshotFile returns where the engine keeps its persisted snapshot
+// (Config.PersistSnapshot), and false if it keeps none there (no
+// PersistSnapshot, NoCache, or a bundle whose checksum is unknown). The
+// file may not exist yet: the engine's first run writes it.
 func (e *Engine) SnapshotFile() (string, bool) {
 	if e.snapDir == "" {
 		return "", false

@@ -12,8 +12,9 @@ import (
 )
 
 // snapshotCacheDir returns a new cache folder (for --cache-dir) whose
-// compiled interpreter is the shared one, so that a run there starts with
-// no snapshot but does not compile.
+// compiled interpreter and extracted bundles are the shared ones (links to
+// them), so that a run there starts with no snapshot but neither compiles
+// nor extracts.
 func snapshotCacheDir(t *testing.T) string {
 	t.Helper()
 	shared, err := runtime.DefaultCacheDir()
@@ -21,8 +22,16 @@ func snapshotCacheDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := os.Symlink(filepath.Join(shared, "wazero"), filepath.Join(dir, "wazero")); err != nil {
+	ents, err := os.ReadDir(shared)
+	if err != nil {
 		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.Name() == "wazero" || strings.HasPrefix(e.Name(), "bundle-") {
+			if err := os.Symlink(filepath.Join(shared, e.Name()), filepath.Join(dir, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	return dir
 }
