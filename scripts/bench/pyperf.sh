@@ -101,7 +101,11 @@ for side in $SIDES; do
 	wasmtime)
 		# The python.wasm pybox runs: its sha256 starts with what `pybox
 		# version` prints. The bundle is extracted in pybox's cache folder.
-		[ -n "$PYBOX" ] || { PYBOX=$WORK/pybox && (cd "$ROOT" && go build -o "$PYBOX" ./cmd/pybox); }
+		if [ -z "$PYBOX" ]; then
+			say "building pybox from $ROOT (for its bundle)"
+			(cd "$ROOT" && go build -o "$WORK/pybox" ./cmd/pybox) || die "go build ./cmd/pybox failed"
+			PYBOX=$WORK/pybox
+		fi
 		"$PYBOX" run -q -c pass >/dev/null || die "$PYBOX does not run"
 		prefix=$("$PYBOX" version | sed -n 's/.*bundle \([0-9a-f]*\).*/\1/p')
 		stdlib=

@@ -8,7 +8,8 @@ pyperf.py); it is /bench inside pybox, wasmtime and Pyodide, a host folder
 natively. NAME is a key of BENCHMARKS. The benchmark file runs as __main__
 with its own options and argv, as pyperformance would start it; the stand-in
 times LOOPS loops (default: the table below, sized so that Debian's
-python3.11 takes ~0.2-1 s on a 2-core machine) and prints the result line.
+python3.11 takes ~0.2-0.5 s on a 2-core machine that is not too busy) and
+prints the result line.
 Exits non-zero when the benchmark reported no time.
 """
 import os
