@@ -139,6 +139,8 @@ func TestBundledPackages(t *testing.T) {
 			"as_completed [True, True]",
 			"executor coroutine coroutines cannot be used with run_in_executor()",
 			"threadsafe bridge refused True",
+			"futures wait done True True", "futures wait refused True", "futures as_completed refused True",
+			"futures wait timeout True",
 		}},
 		{"recursion.py", []string{
 			"limit 1000", "python 980", "repr via __repr__ RecursionError", "eq via __eq__ RecursionError",
@@ -153,6 +155,7 @@ func TestBundledPackages(t *testing.T) {
 			"setrlimit refused True", "rlimit bad resource invalid resource specified", "pagesize 65536",
 			"ids 0 0 0 0 [0]", "expanduser without HOME /tmp True",
 			"chown missing FileNotFoundError", "tar extract as root hi 0 1234567890.0",
+			"chown read-only True True",
 		}},
 		{"matplotlib_basics.py", []string{
 			"backend Agg", "png True True", "svg True pdf b'%PDF-'",

@@ -95,7 +95,7 @@ func (f *agentFlags) register(fs *flag.FlagSet) {
 	fs.Var((*memoryFlag)(&f.memory), "memory", "memory limit of each interpreter (e.g. 1GiB)")
 	fs.Var(&f.outputLimit, "output-limit", "cap on the output of each call (e.g. 1MiB)")
 	fs.Var(&f.resultBudget, "result-budget", "output of a call sent to the model (head and tail kept, the rest saved in /tmp/pybox-output; default 24KiB)")
-	fs.StringVar(&f.cacheDir, "cache-dir", "", "compilation cache directory (default $PYBOX_CACHE_DIR or the user cache dir)")
+	fs.StringVar(&f.cacheDir, "cache-dir", "", "cache directory: the extracted runtime bundle and the compiled interpreter (default $PYBOX_CACHE_DIR or the user cache dir)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not use the compilation cache")
 	fs.BoolVar(&f.quiet, "q", false, "do not show progress while compiling the runtime")
 	f.sandbox.register(fs)

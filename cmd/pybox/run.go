@@ -39,7 +39,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.output = runtime.DefaultOutputLimit
 	fs.Var(&f.output, "output-limit", "cap on stdout+stderr (e.g. 1MiB); output past it is dropped with a marker")
 	durationVar(fs, &f.killAfter, "kill-after", runtime.DefaultKillAfter, "after a timeout, how long the code may take to stop on KeyboardInterrupt before it is killed")
-	fs.StringVar(&f.cacheDir, "cache-dir", "", "compilation cache directory (default $PYBOX_CACHE_DIR or the user cache dir)")
+	fs.StringVar(&f.cacheDir, "cache-dir", "", "cache directory: the extracted runtime bundle and the compiled interpreter (default $PYBOX_CACHE_DIR or the user cache dir)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not use the compilation cache")
 	fs.BoolVar(&f.quiet, "q", false, "do not show progress while compiling the runtime")
 	fs.BoolVar(&f.noFigures, "no-figures", false, "do not save the matplotlib figures open at the end (and at plt.show()) as PNG files in /output")

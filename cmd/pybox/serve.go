@@ -79,7 +79,7 @@ func (f *serveFlags) register(fs *flag.FlagSet, http bool) {
 	fs.IntVar(&f.queue, "queue", serve.DefaultQueue, "tool calls that may wait for a slot; past it calls are refused as busy")
 	durationVar(fs, &f.queueTimeout, "queue-timeout", serve.DefaultQueueTimeout, "how long a call may wait for a slot before it is refused as busy")
 	durationVar(fs, &f.grace, "grace", serve.DefaultGrace, "on SIGINT/SIGTERM, how long running code may finish before it is interrupted")
-	fs.StringVar(&f.cacheDir, "cache-dir", "", "compilation cache directory (default $PYBOX_CACHE_DIR or the user cache dir)")
+	fs.StringVar(&f.cacheDir, "cache-dir", "", "cache directory: the extracted runtime bundle and the compiled interpreter (default $PYBOX_CACHE_DIR or the user cache dir)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not use the compilation cache")
 	fs.BoolVar(&f.quiet, "q", false, "log only warnings and errors")
 	fs.BoolVar(&f.noFigures, "no-figures", false, "do not save the matplotlib figures open at the end of each execute_python call (and at plt.show()) as PNG files in /output")

@@ -39,7 +39,7 @@ func cmdSetup(ctx context.Context, args []string) int {
 	var cacheDir string
 	var quiet bool
 	_, code, ok := parseFlags("setup", setupHelp, func(fs *flag.FlagSet) {
-		fs.StringVar(&cacheDir, "cache-dir", "", "compilation cache directory (default $PYBOX_CACHE_DIR or the user cache dir)")
+		fs.StringVar(&cacheDir, "cache-dir", "", "cache directory: the extracted runtime bundle and the compiled interpreter (default $PYBOX_CACHE_DIR or the user cache dir)")
 		fs.BoolVar(&quiet, "q", false, "print nothing on success")
 	}, args)
 	if !ok {

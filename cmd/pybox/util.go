@@ -203,5 +203,17 @@ func parseFlagSet(fs *flag.FlagSet, name, help string, args []string) (code int,
 		}
 		return 2, false
 	}
+	// --cache-dir chooses the whole cache folder, as $PYBOX_CACHE_DIR does:
+	// the extracted bundle as well as the compiled interpreter. Without
+	// this the bundle went to the default folder, so `pybox setup
+	// --cache-dir D` left the first run with PYBOX_CACHE_DIR=D seconds of
+	// extraction to do, and a background compile started with --cache-dir
+	// extracted into a folder the caller never chose.
+	if f := fs.Lookup("cache-dir"); f != nil && f.Value.String() != "" {
+		if err := os.Setenv(packages.CacheDirEnv, f.Value.String()); err != nil {
+			fmt.Fprintf(os.Stderr, "pybox %s: --cache-dir: %v\n", name, err)
+			return 2, false
+		}
+	}
 	return 0, true
 }

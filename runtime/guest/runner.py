@@ -288,6 +288,40 @@ def _patch_futures_base(mod):
     result.__doc__, exception.__doc__ = real_result.__doc__, real_exception.__doc__
     Future.result, Future.exception = result, exception
 
+    # wait() and as_completed() without a timeout would block the same way
+    # once the futures still pending are all that is left to wait for.
+    real_wait, real_as_completed = mod.wait, mod.as_completed
+
+    def wait(fs, timeout=None, return_when=mod.ALL_COMPLETED):
+        if timeout is None:
+            fs = set(fs)
+            done = [f for f in fs if f.done()]
+            if return_when == mod.FIRST_COMPLETED:
+                met = bool(done)
+            elif return_when == mod.FIRST_EXCEPTION:
+                met = len(done) == len(fs) or any(
+                    not f.cancelled() and f.exception() is not None for f in done)
+            else:
+                met = len(done) == len(fs)
+            if not met:
+                raise RuntimeError(_NO_WAIT)
+        return real_wait(fs, timeout, return_when)
+
+    def as_completed(fs, timeout=None):
+        if timeout is not None:
+            yield from real_as_completed(fs, timeout)
+            return
+        pending = set(fs)
+        while pending:
+            done = [f for f in pending if f.done()]
+            if not done:
+                raise RuntimeError(_NO_WAIT)
+            for f in done:
+                pending.discard(f)
+                yield f
+    wait.__doc__, as_completed.__doc__ = real_wait.__doc__, real_as_completed.__doc__
+    mod.wait, mod.as_completed = wait, as_completed
+
 
 def _deny_thread(function, *a, **k):
     owner = getattr(function, "__self__", None)
@@ -498,6 +532,22 @@ def _patch_modes():
         if mode_ & os.X_OK and not perm & 0o100:
             return False
         return True
+
+    # chown changes nothing (see _patch_os), but like any write it is
+    # refused where the path is read-only: a read-only mount or the bundle.
+    stub_chown = os.chown
+
+    def chown(path, uid, gid, *, dir_fd=None, follow_symlinks=True):
+        stub_chown(path, uid, gid, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
+        if dir_fd is None and not isinstance(path, int):
+            m = mode(path, follow_symlinks)
+            if m is not None and not m[1]:
+                p = fsdecode(path)
+                raise OSError(errno.EROFS, "chown denied: %s is read-only in the sandbox "
+                              "(a read-only mount or the bundle)" % p, p)
+    if getattr(stub_chown, "__module__", None) == __name__:
+        os.chown = chown
+        os.lchown = lambda path, uid, gid: chown(path, uid, gid, follow_symlinks=False)
 
     # os.path's tests (exists, isfile, isdir, islink, getsize, ...) look only
     # at a file's type, size and times: they keep the plain stat, which is

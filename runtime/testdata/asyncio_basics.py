@@ -179,3 +179,19 @@ try:
     print("threadsafe bridge", asyncio.run(bridged()))
 except RuntimeError as e:
     print("threadsafe bridge refused", str(e).startswith("deadlock refused"))
+
+# concurrent.futures.wait() and as_completed() without a timeout refuse to
+# wait for a future nothing can complete, as Future.result() does; what is
+# already done comes back as natively.
+import concurrent.futures as cf
+pending, done = cf.Future(), cf.Future()
+done.set_result(1)
+print("futures wait done", cf.wait([done]).done == {done},
+      cf.wait([pending, done], return_when=cf.FIRST_COMPLETED).done == {done})
+for name, call in (("wait", lambda: cf.wait([pending, done])),
+                   ("as_completed", lambda: list(cf.as_completed([done, pending])))):
+    try:
+        call()
+    except RuntimeError as e:
+        print("futures", name, "refused", str(e).startswith("deadlock refused"))
+print("futures wait timeout", cf.wait([pending], timeout=0.001).not_done == {pending})

@@ -67,6 +67,13 @@ try:
     os.chown("/tmp/missing.txt", 0, 0)
 except FileNotFoundError:
     print("chown missing FileNotFoundError")
+# Like any write, chown is refused where the path is read-only (the bundle).
+import errno
+for f in (os.chown, os.lchown, shutil.chown):
+    try:
+        f(os.path.dirname(os.__file__), 0, 0)
+    except OSError as e:
+        print("chown read-only", e.errno == errno.EROFS, "read-only in the sandbox" in str(e))
 buf = io.BytesIO()
 with tarfile.open(fileobj=buf, mode="w") as t:
     info = tarfile.TarInfo("owned.txt")

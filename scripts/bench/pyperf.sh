@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# pyperf.sh — CPU: fifteen pyperformance benchmarks on Debian's python3.11,
+# pybox, pybox's own python.wasm under wasmtime, and Pyodide on Node.
+#
+#   bash scripts/bench/pyperf.sh
+#   ROUNDS=3 BENCHES="nbody richards" SIDES="native pybox" bash scripts/bench/pyperf.sh
+#   PYBOX=/path/to/pybox OUT=/tmp/runs.txt bash scripts/bench/pyperf.sh
+#
+# The benchmark files are pyperformance's own (bm_*/run_benchmark.py from its
+# sdist, fetched from PyPI at run time, version and sha256 pinned below), run
+# through our pyperf stand-in (scripts/bench/pyperf/pyperf.py) by
+# scripts/bench/pyperf/bench.py, which fixes each benchmark's loop count:
+# every side does the same work with the same files. Each run is a fresh
+# process. A round runs every benchmark once on every side, one benchmark
+# after the other, so a change in the machine's load hits all sides of a
+# benchmark alike. Output: per benchmark the native median time and, for
+# every other side, the min ratio (fastest run / native's fastest) and the
+# median ratio (median / native's median), then their geometric means.
+# docs/cpu.md explains the sides and has a measured table.
+#
+# Sides (SIDES, default all four; native is always the reference):
+#   native    $NATIVE, Debian's /usr/bin/python3.11
+#   pybox     $PYBOX, or built from this checkout; the benchmark folder is
+#             mounted read-only at /bench
+#   wasmtime  pybox's python.wasm and standard library (the bundle pybox
+#             extracted into its cache folder, or assets/runtime.tar.zst)
+#             under the wasmtime package from PyPI, installed by this script
+#             in a venv of $NATIVE (driver: scripts/bench/pyperf/wasmtime_run.py)
+#   pyodide   the pyodide npm package on node, installed by this script
+#             (driver: scripts/bench/pyperf/pyodide_run.mjs)
+# A side whose runtime cannot be installed is skipped with a message. A side
+# that runs but produces no time for a benchmark stops the script (exit 1).
+#
+# Environment: ROUNDS (5), BENCHES (all fifteen), SIDES, NATIVE, PYBOX,
+# TOOLS (downloads kept between runs: ${XDG_CACHE_HOME:-~/.cache}/pybox-bench),
+# OUT (keep the raw runs, "SIDE BENCH ROUND SECONDS" per line, in this file),
+# NICE (nice level of the benchmark processes, 0), PYODIDE_VERSION,
+# WASMTIME_VERSION.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SHIM=$ROOT/scripts/bench/pyperf
+
+PYPERFORMANCE_VERSION=1.14.0
+PYPERFORMANCE_SHA256=91f74393997b604375ad5b79bf569a24076d70181c076a53abad5383a238a8aa
+WASMTIME_VERSION=${WASMTIME_VERSION:-50.0.1}
+PYODIDE_VERSION=${PYODIDE_VERSION:-0.25.1} # CPython 3.11, as the other sides
+
+NATIVE=${NATIVE:-/usr/bin/python3.11}
+ROUNDS=${ROUNDS:-5}
+SIDES=${SIDES:-native pybox wasmtime pyodide}
+NICE=${NICE:-0}
+TOOLS=${TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/pybox-bench}
+PYBOX=${PYBOX:-}
+
+say() { echo "pyperf.sh: $*" >&2; }
+die() {
+	say "$*"
+	exit 1
+}
+
+[ -x "$NATIVE" ] || die "need $NATIVE (apt-get install python3.11)"
+"$NATIVE" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' ||
+	die "$NATIVE is not Python 3.11"
+BENCHES=${BENCHES:-$("$NATIVE" -c "import sys; sys.path.insert(0, '$SHIM'); import bench; print(*bench.BENCHMARKS)")}
+mkdir -p "$TOOLS"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# --- the benchmark folder: pyperformance's files and our shim -------------
+sdist=$TOOLS/pyperformance-$PYPERFORMANCE_VERSION.tar.gz
+if [ ! -f "$sdist" ]; then
+	say "fetching the pyperformance $PYPERFORMANCE_VERSION sdist"
+	"$NATIVE" -m pip download -q --no-deps --no-binary :all: -d "$WORK/sdist" \
+		"pyperformance==$PYPERFORMANCE_VERSION" >&2 ||
+		die "pip download pyperformance==$PYPERFORMANCE_VERSION failed (Debian: apt-get install python3-pip)"
+	mv "$WORK/sdist/pyperformance-$PYPERFORMANCE_VERSION.tar.gz" "$sdist"
+fi
+echo "$PYPERFORMANCE_SHA256  $sdist" | sha256sum -c --quiet - || die "$sdist: sha256 mismatch"
+BENCH=$WORK/bench
+mkdir -p "$BENCH/shim"
+folders=$("$NATIVE" -c "import sys; sys.path.insert(0, '$SHIM'); import bench; print(*sorted({f for f, _, _ in bench.BENCHMARKS.values()}))")
+data=pyperformance-$PYPERFORMANCE_VERSION/pyperformance/data-files/benchmarks
+tar -xzf "$sdist" -C "$WORK" $(for f in $folders; do echo "$data/$f"; done)
+mv "$WORK/$data"/bm_* "$BENCH/"
+cp "$SHIM/pyperf.py" "$SHIM/bench.py" "$BENCH/shim/"
+
+# --- the sides ----------------------------------------------------------------
+have=(native)
+for side in $SIDES; do
+	case $side in
+	native) ;;
+	pybox)
+		if [ -z "$PYBOX" ]; then
+			say "building pybox from $ROOT"
+			(cd "$ROOT" && go build -o "$WORK/pybox" ./cmd/pybox) || die "go build ./cmd/pybox failed"
+			PYBOX=$WORK/pybox
+		fi
+		"$PYBOX" run -q -c pass || die "$PYBOX does not run"
+		have+=(pybox)
+		;;
+	wasmtime)
+		# The python.wasm pybox runs: its sha256 starts with what `pybox
+		# version` prints. The bundle is extracted in pybox's cache folder.
+		if [ -z "$PYBOX" ]; then
+			say "building pybox from $ROOT (for its bundle)"
+			(cd "$ROOT" && go build -o "$WORK/pybox" ./cmd/pybox) || die "go build ./cmd/pybox failed"
+			PYBOX=$WORK/pybox
+		fi
+		"$PYBOX" run -q -c pass >/dev/null || die "$PYBOX does not run"
+		prefix=$("$PYBOX" version | sed -n 's/.*bundle \([0-9a-f]*\).*/\1/p')
+		stdlib=
+		cache=${PYBOX_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pybox}
+		for w in "$cache"/bundle-*/files/python.wasm; do
+			[ -f "$w" ] || continue
+			case $(sha256sum "$w") in "$prefix"*) stdlib=$(dirname "$w") && break ;; esac
+		done
+		if [ -z "$stdlib" ] && [ -f "$ROOT/assets/runtime.tar.zst" ]; then
+			mkdir -p "$WORK/bundle"
+			tar --zstd -xf "$ROOT/assets/runtime.tar.zst" -C "$WORK/bundle" || true
+			case $(sha256sum "$WORK/bundle/python.wasm" 2>/dev/null) in "$prefix"*) stdlib=$WORK/bundle ;; esac
+		fi
+		if [ -z "$stdlib" ]; then
+			say "wasmtime: skipped (no extracted bundle with python.wasm $prefix in $cache or assets/)"
+			continue
+		fi
+		wt=$TOOLS/wasmtime-$WASMTIME_VERSION
+		if [ ! -x "$wt/bin/python" ] || ! "$wt/bin/python" -c 'import wasmtime' 2>/dev/null; then
+			say "installing wasmtime $WASMTIME_VERSION (PyPI) into $wt"
+			if ! { "$NATIVE" -m venv "$wt" && "$wt/bin/python" -m pip install -q "wasmtime==$WASMTIME_VERSION"; } >&2; then
+				rm -rf "$wt"
+				say "wasmtime: skipped (no venv of $NATIVE, or pip install wasmtime==$WASMTIME_VERSION failed; Debian: apt-get install python3.11-venv)"
+				continue
+			fi
+		fi
+		WT_PY=$wt/bin/python
+		WT_WASM=$stdlib/python.wasm
+		WT_CWASM=$wt/python-$prefix.cwasm
+		if [ ! -f "$WT_CWASM" ]; then
+			say "wasmtime: compiling python.wasm with Cranelift (once, ~1 min)"
+			"$WT_PY" "$SHIM/wasmtime_run.py" --wasm "$WT_WASM" --cwasm "$WT_CWASM" --compile-only ||
+				die "wasmtime could not compile $WT_WASM"
+		fi
+		WT_STDLIB=$stdlib
+		have+=(wasmtime)
+		;;
+	pyodide)
+		if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+			say "pyodide: skipped (needs node and npm)"
+			continue
+		fi
+		PYODIDE_DIR=$TOOLS/pyodide-$PYODIDE_VERSION/node_modules/pyodide
+		if [ ! -f "$PYODIDE_DIR/pyodide.asm.wasm" ]; then
+			say "installing pyodide $PYODIDE_VERSION (npm) into $TOOLS/pyodide-$PYODIDE_VERSION"
+			if ! npm install -s --no-audit --no-fund --prefix "$TOOLS/pyodide-$PYODIDE_VERSION" \
+				"pyodide@$PYODIDE_VERSION" >&2 || [ ! -f "$PYODIDE_DIR/pyodide.asm.wasm" ]; then
+				say "pyodide: skipped (npm install pyodide@$PYODIDE_VERSION failed)"
+				continue
+			fi
+		fi
+		have+=(pyodide)
+		;;
+	*) die "unknown side $side (native, pybox, wasmtime, pyodide)" ;;
+	esac
+done
+
+# --- the rounds -------------------------------------------------------------
+# run SIDE BENCH prints the seconds the side's timed loops took, or stops
+# the script with the side's output.
+run() {
+	local side=$1 bench=$2 cmd out secs
+	case $side in
+	native) cmd=("$NATIVE" "$BENCH/shim/bench.py" "$BENCH" "$bench") ;;
+	pybox) cmd=("$PYBOX" run -q --mount "$BENCH:/bench:ro" "$BENCH/shim/bench.py" /bench "$bench") ;;
+	wasmtime) cmd=("$WT_PY" "$SHIM/wasmtime_run.py" --wasm "$WT_WASM" --cwasm "$WT_CWASM"
+		--stdlib "$WT_STDLIB" --bench "$BENCH" -- /bench/shim/bench.py /bench "$bench") ;;
+	pyodide) cmd=(node "$SHIM/pyodide_run.mjs" "$PYODIDE_DIR" "$BENCH" /bench/shim/bench.py /bench "$bench") ;;
+	esac
+	if ! out=$(nice -n "$NICE" "${cmd[@]}" 2>"$WORK/stderr"); then
+		cat "$WORK/stderr" >&2
+		die "$side failed on $bench: ${cmd[*]}"
+	fi
+	secs=$(printf '%s\n' "$out" | sed -n 's/^pyperf-shim: {.*"seconds": \([0-9.eE+-]*\)}$/\1/p')
+	if [ -z "$secs" ]; then
+		printf '%s\n' "$out" >&2
+		cat "$WORK/stderr" >&2
+		die "$side produced no time for $bench: ${cmd[*]}"
+	fi
+	echo "$secs"
+}
+
+results=${OUT:-$WORK/results}
+: >"$results"
+loads=()
+say "sides: ${have[*]}; benchmarks: $BENCHES; $ROUNDS rounds"
+for round in $(seq "$ROUNDS"); do
+	loads+=("$(cut -d' ' -f1 /proc/loadavg)")
+	for bench in $BENCHES; do
+		line="round $round/$ROUNDS $bench:"
+		for side in "${have[@]}"; do
+			secs=$(run "$side" "$bench")
+			echo "$side $bench $round $secs" >>"$results"
+			line+=" $side $(printf '%.3f' "$secs")"
+		done
+		say "$line"
+	done
+done
+loads+=("$(cut -d' ' -f1 /proc/loadavg)")
+
+echo
+"$NATIVE" "$SHIM/summarize.py" "$results" "${have[@]}"
+echo
+echo "native:   $("$NATIVE" -VV | head -1)"
+case " ${have[*]} " in *" pybox "*) echo "pybox:    $PYBOX ($("$PYBOX" version | tr '\n' ' '))" ;; esac
+case " ${have[*]} " in *" wasmtime "*) echo "wasmtime: $WASMTIME_VERSION (PyPI wasmtime, Cranelift, opt level speed) running $WT_WASM" ;; esac
+case " ${have[*]} " in *" pyodide "*) echo "pyodide:  $PYODIDE_VERSION on node $(node --version)" ;; esac
+echo "pyperformance $PYPERFORMANCE_VERSION benchmark files; $(nproc) CPUs; 1-min load average at each round's start and the end: ${loads[*]}"

@@ -1,0 +1,59 @@
+"""Ratio table for scripts/bench/pyperf.sh.
+
+    python summarize.py RESULTS SIDE...
+
+RESULTS has one line per run: SIDE BENCH ROUND SECONDS. The first SIDE is
+the reference (native python3.11). For every other side and benchmark:
+the min ratio is the side's fastest run over the reference's fastest, the
+median ratio the side's median over the reference's median; the last rows
+are the geometric means of those over the benchmarks that side ran.
+Exits non-zero if a side has no time for a benchmark the reference ran.
+"""
+import math
+import statistics
+import sys
+from collections import defaultdict
+
+
+def main():
+    path, sides = sys.argv[1], sys.argv[2:]
+    times = defaultdict(list)  # (side, bench) -> [seconds]
+    benches = []
+    with open(path) as f:
+        for line in f:
+            side, bench, _round, seconds = line.split()
+            times[side, bench].append(float(seconds))
+            if bench not in benches:
+                benches.append(bench)
+    ref, others = sides[0], sides[1:]
+    missing = [f"{s}/{b}" for s in sides for b in benches if not times[s, b]]
+    if missing:
+        sys.exit("summarize.py: no time for " + ", ".join(missing))
+
+    head = f"{'benchmark':<14}{ref + ' s':>12}"
+    for s in others:
+        head += f"{s + ' min':>16}{'median':>8}"
+    print(head)
+    logs = defaultdict(lambda: ([], []))
+    for b in benches:
+        rmin, rmed = min(times[ref, b]), statistics.median(times[ref, b])
+        row = f"{b:<14}{rmed:>12.3f}"
+        for s in others:
+            smin, smed = min(times[s, b]) / rmin, statistics.median(times[s, b]) / rmed
+            logs[s][0].append(math.log(smin))
+            logs[s][1].append(math.log(smed))
+            row += f"{smin:>15.2f}x{smed:>7.2f}x"
+        print(row)
+    row = f"{'geomean':<14}{'':>12}"
+    for s in others:
+        gmin = math.exp(statistics.fmean(logs[s][0]))
+        gmed = math.exp(statistics.fmean(logs[s][1]))
+        row += f"{gmin:>15.2f}x{gmed:>7.2f}x"
+    print(row)
+    runs = {s: min(len(times[s, b]) for b in benches) for s in sides}
+    print(f"({ref} s: median seconds of the timed loops; ratios: side / {ref}; "
+          f"runs per benchmark: " + ", ".join(f"{s} {n}" for s, n in runs.items()) + ")")
+
+
+if __name__ == "__main__":
+    main()

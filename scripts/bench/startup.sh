@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# startup.sh — issue 13's start-up numbers for one or two pybox binaries,
+# side by side with native python3.11 where there is a native equivalent:
+#
+#   1. cold first run: `pybox setup` on an empty cache folder (the compile a
+#      first run waits for): wall, user+sys CPU, peak RSS; then `pybox run
+#      -c 'print(1)'` on another empty folder (wall, as a user sees it);
+#   2. `pybox mcp`: time from start to the answer of tools/list (after
+#      initialize), on an empty cache and on a warm one;
+#   3. warm `print(1)` and `import numpy` (scripts/bench/warm-start.sh).
+#
+#   NATIVE=/tmp/venv-native/bin/python bash scripts/bench/startup.sh /tmp/old-pybox /tmp/new-pybox
+#   COLD_ROUNDS=3 ROUNDS=10 NATIVE=/tmp/venv-native/bin/python bash scripts/bench/startup.sh ./pybox
+#
+# Binaries built from different wazero fork versions must not share a cache
+# folder (they recompile over each other's entry): each binary gets its own
+# warm folder under $WORK.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+[ $# -ge 1 ] || { echo "usage: $0 PYBOX [PYBOX2]" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "$0: needs GNU time at /usr/bin/time" >&2; exit 1; }
+COLD_ROUNDS=${COLD_ROUNDS:-1}
+NATIVE=${NATIVE:-/usr/bin/python3.11}
+"$NATIVE" -c 'import numpy' 2>/dev/null || {
+  echo "$0: NATIVE=$NATIVE has no numpy; e.g. python3.11 -m venv /tmp/venv-native && /tmp/venv-native/bin/pip install numpy, then NATIVE=/tmp/venv-native/bin/python" >&2
+  exit 1
+}
+export NATIVE
+MCP_ROUNDS=${MCP_ROUNDS:-5}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+progs=("$@")
+
+# mcp_ms PYBOX CACHE: ms from start to the tools/list answer.
+mcp_ms() {
+  python3 - "$1" "$2" <<'PY'
+import json, os, subprocess, sys, time
+pybox, cache = sys.argv[1], sys.argv[2]
+t0 = time.perf_counter()
+p = subprocess.Popen([pybox, "mcp", "--cache-dir", cache], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+def send(m):
+    p.stdin.write(json.dumps(m) + "\n"); p.stdin.flush()
+def answer(want):
+    for line in p.stdout:
+        m = json.loads(line)
+        if m.get("id") == want:
+            return m
+    raise SystemExit("mcp: no answer to request %d" % want)
+send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {},
+    "clientInfo": {"name": "startup.sh", "version": "1"}}})
+answer(1)
+send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+tools = answer(2)["result"]["tools"]
+ms = (time.perf_counter() - t0) * 1000
+assert tools, "tools/list returned no tools"
+p.stdin.close()
+p.terminate()
+p.wait()
+print(round(ms, 1))
+PY
+}
+
+echo "== cold first run (empty cache folder each round)"
+for r in $(seq "$COLD_ROUNDS"); do
+  for i in "${!progs[@]}"; do
+    pb=${progs[$i]}
+    d=$WORK/cold-$i-$r
+    /usr/bin/time -f "%e %U %S %M" -o "$WORK/t" "$pb" setup --cache-dir "$d" >/dev/null 2>&1 \
+      || { echo "$pb setup failed" >&2; exit 1; }
+    read -r wall user sys rss < "$WORK/t"
+    d2=$WORK/coldrun-$i-$r
+    t0=$(date +%s%N)
+    PYBOX_CACHE_DIR=$d2 "$pb" run -q -c 'print(1)' >/dev/null 2>&1 || { echo "$pb run failed" >&2; exit 1; }
+    t1=$(date +%s%N)
+    printf '%-28s setup wall %6.1f s  cpu %6.1f s  peak %5d MB | first run wall %6.1f s | load %s\n' \
+      "$pb" "$wall" "$(echo "$user + $sys" | bc)" $((rss / 1024)) "$(echo "($t1 - $t0) / 1000000000" | bc -l)" \
+      "$(cut -d' ' -f1 /proc/loadavg)"
+    rm -rf "$d" "$d2"
+  done
+done
+
+echo "== pybox mcp: start to tools/list answer"
+for i in "${!progs[@]}"; do
+  "${progs[$i]}" setup --cache-dir "$WORK/warm-$i" >/dev/null 2>&1
+done
+for i in "${!progs[@]}"; do
+  pb=${progs[$i]}
+  empty=() warm=()
+  for r in $(seq "$MCP_ROUNDS"); do
+    empty+=("$(mcp_ms "$pb" "$WORK/mcp-empty-$i-$r")")
+    # The server started the compile in a detached `pybox setup`: stop it,
+    # it would run on beside the next measurements.
+    pkill -f -- "-cache-dir $WORK/mcp-empty-$i-$r" || true
+    rm -rf "$WORK/mcp-empty-$i-$r"
+    warm+=("$(mcp_ms "$pb" "$WORK/warm-$i")")
+  done
+  printf '%-28s empty cache ms: %s | warm cache ms: %s\n' "$pb" "${empty[*]}" "${warm[*]}"
+done
+
+echo "== warm print(1) and import numpy"
+# warm-start.sh uses each binary's default cache folder; give it the warm
+# folders made above through wrappers.
+wrapped=()
+for i in "${!progs[@]}"; do
+  w=$WORK/pybox-$i
+  printf '#!/bin/sh\nPYBOX_CACHE_DIR=%q exec %q "$@"\n' "$WORK/warm-$i" "$(readlink -f "${progs[$i]}")" > "$w"
+  chmod +x "$w"
+  wrapped+=("$w")
+done
+bash "$ROOT/scripts/bench/warm-start.sh" "${wrapped[@]}"
