@@ -89,41 +89,47 @@ func (b *treeBuilder) dir(p string) *node {
 
 // file adds a regular file, replacing any earlier file at the same path.
 func (b *treeBuilder) file(p string, data []byte, mode fs.FileMode) error {
+	_, err := b.add(p, data, mode)
+	return err
+}
+
+// add is file, returning the file's node.
+func (b *treeBuilder) add(p string, data []byte, mode fs.FileMode) (*node, error) {
 	if !fs.ValidPath(p) { // a valid path is clean
 		p = path.Clean(strings.TrimPrefix(p, "./"))
+		if !fs.ValidPath(p) {
+			return nil, &fs.PathError{Op: "add", Path: p, Err: fs.ErrInvalid}
+		}
 	}
-	if p == "." || !fs.ValidPath(p) {
-		return &fs.PathError{Op: "add", Path: p, Err: fs.ErrInvalid}
+	if p == "." {
+		return nil, &fs.PathError{Op: "add", Path: p, Err: fs.ErrInvalid}
 	}
 	if old, ok := b.t.nodes[p]; ok {
 		if old.dir {
-			return &fs.PathError{Op: "add", Path: p, Err: errors.New("a directory exists at this path")}
+			return nil, &fs.PathError{Op: "add", Path: p, Err: errors.New("a directory exists at this path")}
 		}
 		b.t.size -= old.size
-		old.data, old.disk, old.size, old.mode = data, nil, int64(len(data)), mode.Perm()&0o555
+		old.data, old.disk, old.path, old.size, old.mode = data, nil, p, int64(len(data)), mode.Perm()&0o555
 		b.t.size += old.size
-		return nil
+		return old, nil
 	}
 	parentPath, name := splitPath(p)
 	parent := b.dir(parentPath)
 	n := b.newNode()
-	*n = node{name: name, data: data, size: int64(len(data)), mode: mode.Perm() & 0o555}
+	*n = node{name: name, path: p, data: data, size: int64(len(data)), mode: mode.Perm() & 0o555}
 	b.t.nodes[p] = n
 	parent.entries = append(parent.entries, n)
 	b.t.size += n.size
-	return nil
+	return n, nil
 }
 
 // diskFile adds a file whose contents stay on disk, at p below root.
 func (b *treeBuilder) diskFile(p string, root *os.Root, size int64, mode fs.FileMode) error {
-	if err := b.file(p, nil, mode); err != nil {
+	n, err := b.add(p, nil, mode)
+	if err != nil {
 		return err
 	}
-	if !fs.ValidPath(p) { // as file cleaned it
-		p = path.Clean(strings.TrimPrefix(p, "./"))
-	}
-	n := b.t.nodes[p]
-	n.disk, n.path, n.size = root, p, size
+	n.disk, n.size = root, size
 	b.t.size += size
 	return nil
 }
