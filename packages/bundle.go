@@ -22,6 +22,8 @@ import (
 // sees under /usr/local.
 type Bundle struct {
 	// Wasm is python.wasm, the CPython interpreter compiled for wasm32-wasi.
+	// It must not be modified: in a bundle extracted into the cache folder
+	// (Default) it is the file mapped read-only.
 	Wasm []byte
 	// Files holds everything else in the bundle, rooted at the guest's
 	// /usr/local: lib/python3.11/... (stdlib .pyc files, site-packages).
@@ -30,6 +32,10 @@ type Bundle struct {
 	Manifest Manifest
 	// ID is the hex sha256 of Wasm. It keys the compilation cache.
 	ID string
+	// Checksum is the hex sha256 of the compressed bundle this was read
+	// from, when known ("" otherwise): it names everything in the bundle,
+	// and keys snapshots of booted interpreters kept in the cache folder.
+	Checksum string
 }
 
 // Manifest is the build record written by scripts/build-runtime.sh.
@@ -97,6 +103,8 @@ func Default() (*Bundle, error) {
 		defaultBundle, defaultErr = Decode(bytes.NewReader(compressed))
 		if defaultErr != nil {
 			defaultErr = fmt.Errorf("decode %s: %w", what, defaultErr)
+		} else {
+			defaultBundle.Checksum = sum
 		}
 	})
 	return defaultBundle, defaultErr

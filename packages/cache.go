@@ -2,7 +2,6 @@ package packages
 
 import (
 	"archive/tar"
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -68,9 +67,15 @@ func loadCached(cacheDir string, compressed []byte, sum string) (*Bundle, error)
 	// folder without one (damaged by hand) is never deleted, since another
 	// process could be installing or reading it; the next name is used.
 	dirs := []string{base, base + ".1", base + ".2"}
+	withSum := func(b *Bundle, err error) (*Bundle, error) {
+		if err == nil {
+			b.Checksum = sum
+		}
+		return b, err
+	}
 	for _, dir := range dirs {
 		if b, err := openExtracted(dir); err == nil {
-			return b, nil
+			return withSum(b, nil)
 		}
 	}
 	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
@@ -86,12 +91,12 @@ func loadCached(cacheDir string, compressed []byte, sum string) (*Bundle, error)
 	}
 	for _, dir := range dirs {
 		if err := os.Rename(tmp, dir); err == nil {
-			return openExtracted(dir)
+			return withSum(openExtracted(dir))
 		}
 		// Taken: by another process that extracted it at the same moment
 		// (use theirs), or by a damaged leftover (try the next name).
 		if b, err := openExtracted(dir); err == nil {
-			return b, nil
+			return withSum(b, nil)
 		}
 	}
 	return nil, fmt.Errorf("install extracted bundle: %s and the next names are taken by damaged folders; remove them", base)
@@ -178,28 +183,32 @@ func extractBundle(dir string, compressed []byte) error {
 // openExtracted loads an extracted bundle: its index, manifest and
 // python.wasm; other files stay on disk.
 func openExtracted(dir string) (*Bundle, error) {
-	idx, err := os.Open(filepath.Join(dir, extractedIndex))
+	// The whole index is read at once and parsed in place: names and paths
+	// are pieces of one string, nodes come from one slice, so that the few
+	// thousand entries cost a few allocations rather than several each
+	// (every pybox process does this).
+	data, err := os.ReadFile(filepath.Join(dir, extractedIndex))
 	if err != nil {
 		return nil, err
 	}
-	defer idx.Close()
+	index := string(data)
+	idxName := filepath.Join(dir, extractedIndex)
+	header, rest, _ := strings.Cut(index, "\n")
+	if header != indexHeader {
+		return nil, fmt.Errorf("%s: not a pybox bundle index", idxName)
+	}
 	root, err := os.OpenRoot(filepath.Join(dir, extractedFiles))
 	if err != nil {
 		return nil, err
 	}
 	b := &Bundle{}
-	tb := newTreeBuilder()
-	sc := bufio.NewScanner(idx)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	if !sc.Scan() || sc.Text() != indexHeader {
-		root.Close()
-		return nil, fmt.Errorf("%s: not a pybox bundle index", idx.Name())
-	}
-	for sc.Scan() {
-		line := sc.Text()
+	tb := newTreeBuilderSize(strings.Count(rest, "\n"))
+	for rest != "" {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
 		bad := func() error {
 			root.Close()
-			return fmt.Errorf("%s: bad line %q", idx.Name(), line)
+			return fmt.Errorf("%s: bad line %q", idxName, line)
 		}
 		switch {
 		case strings.HasPrefix(line, "id "):
@@ -207,26 +216,34 @@ func openExtracted(dir string) (*Bundle, error) {
 		case strings.HasPrefix(line, "d "):
 			tb.dir(line[2:])
 		case strings.HasPrefix(line, "f "):
-			parts := strings.SplitN(line[2:], " ", 3)
-			if len(parts) != 3 {
+			modeText, more, ok1 := strings.Cut(line[2:], " ")
+			sizeText, name, ok2 := strings.Cut(more, " ")
+			if !ok1 || !ok2 {
 				return nil, bad()
 			}
-			mode, err1 := strconv.ParseUint(parts[0], 8, 32)
-			size, err2 := strconv.ParseInt(parts[1], 10, 64)
+			mode, err1 := strconv.ParseUint(modeText, 8, 32)
+			size, err2 := strconv.ParseInt(sizeText, 10, 64)
 			if err1 != nil || err2 != nil {
 				return nil, bad()
 			}
-			name := parts[2]
 			switch name {
-			case "python.wasm", "manifest.json":
+			case "python.wasm":
+				// Mapped, not read: a process that finds the interpreter
+				// compiled in the cache reads only the module's structure
+				// (runtime's moduleStub), a few hundred KB of its 40 MB.
+				data, err := mapRootFile(root, name)
+				if err != nil {
+					root.Close()
+					return nil, fmt.Errorf("read extracted %s: %w", name, err)
+				}
+				b.Wasm = data
+			case "manifest.json":
 				data, err := root.ReadFile(name)
 				if err != nil {
 					root.Close()
 					return nil, fmt.Errorf("read extracted %s: %w", name, err)
 				}
-				if name == "python.wasm" {
-					b.Wasm = data
-				} else if err := setManifest(b, data); err != nil {
+				if err := setManifest(b, data); err != nil {
 					root.Close()
 					return nil, err
 				}
@@ -240,10 +257,6 @@ func openExtracted(dir string) (*Bundle, error) {
 			return nil, bad()
 		}
 	}
-	if err := sc.Err(); err != nil {
-		root.Close()
-		return nil, err
-	}
 	if b.Wasm == nil || b.Manifest.Raw == nil {
 		root.Close()
 		return nil, errors.New("extracted bundle lacks python.wasm or manifest.json")
@@ -254,6 +267,18 @@ func openExtracted(dir string) (*Bundle, error) {
 		b.ID = hex.EncodeToString(sum[:])
 	}
 	return b, nil
+}
+
+// mapRootFile maps the file name below root read-only (see mapFile).
+// Extracted files are never changed in place: the folder is installed by a
+// rename and then only read.
+func mapRootFile(root *os.Root, name string) ([]byte, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return mapFile(f)
 }
 
 // setManifest parses manifest.json into b.

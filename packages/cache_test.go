@@ -108,3 +108,19 @@ func TestExtractedBundleRepairsAndRaces(t *testing.T) {
 		t.Errorf("temporary folders left behind: %v", left)
 	}
 }
+
+// BenchmarkOpenExtracted measures what every process pays to load the
+// extracted bundle: its index into a tree, the manifest, python.wasm mapped.
+func BenchmarkOpenExtracted(b *testing.B) {
+	dir := b.TempDir()
+	if _, err := loadCached(dir, assets.Runtime, assets.RuntimeSHA256); err != nil {
+		b.Fatal(err)
+	}
+	ext := filepath.Join(dir, "bundle-"+assets.RuntimeSHA256[:24])
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := openExtracted(ext); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -38,11 +38,39 @@ type node struct {
 }
 
 // treeBuilder accumulates files and creates parent directories on demand.
-type treeBuilder struct{ t *Tree }
+type treeBuilder struct {
+	t    *Tree
+	pool []node // nodes to hand out before allocating any
+}
 
-func newTreeBuilder() *treeBuilder {
+// newNode returns a node to fill in.
+func (b *treeBuilder) newNode() *node {
+	if len(b.pool) < cap(b.pool) {
+		b.pool = b.pool[:len(b.pool)+1]
+		return &b.pool[len(b.pool)-1]
+	}
+	return new(node)
+}
+
+func newTreeBuilder() *treeBuilder { return newTreeBuilderSize(0) }
+
+// newTreeBuilderSize is newTreeBuilder with room for about n entries.
+func newTreeBuilderSize(n int) *treeBuilder {
 	root := &node{name: ".", dir: true, mode: fs.ModeDir | 0o555}
-	return &treeBuilder{t: &Tree{nodes: map[string]*node{".": root}}}
+	nodes := make(map[string]*node, n+1)
+	nodes["."] = root
+	return &treeBuilder{t: &Tree{nodes: nodes}, pool: make([]node, 0, n)}
+}
+
+// splitPath splits a valid path (fs.ValidPath, not ".") into its parent
+// folder ("." at the top) and its last element, as path.Dir and path.Base
+// would, without cleaning again what is already clean.
+func splitPath(p string) (dir, base string) {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return ".", p
+	}
+	return p[:i], p[i+1:]
 }
 
 // dir returns the directory node for p, creating it and its parents.
@@ -50,8 +78,10 @@ func (b *treeBuilder) dir(p string) *node {
 	if n, ok := b.t.nodes[p]; ok {
 		return n
 	}
-	parent := b.dir(path.Dir(p))
-	n := &node{name: path.Base(p), dir: true, mode: fs.ModeDir | 0o555}
+	parentPath, name := splitPath(p)
+	parent := b.dir(parentPath)
+	n := b.newNode()
+	*n = node{name: name, dir: true, mode: fs.ModeDir | 0o555}
 	b.t.nodes[p] = n
 	parent.entries = append(parent.entries, n)
 	return n
@@ -59,43 +89,57 @@ func (b *treeBuilder) dir(p string) *node {
 
 // file adds a regular file, replacing any earlier file at the same path.
 func (b *treeBuilder) file(p string, data []byte, mode fs.FileMode) error {
-	p = path.Clean(strings.TrimPrefix(p, "./"))
-	if p == "." || !fs.ValidPath(p) {
-		return &fs.PathError{Op: "add", Path: p, Err: fs.ErrInvalid}
+	_, err := b.add(p, data, mode)
+	return err
+}
+
+// add is file, returning the file's node.
+func (b *treeBuilder) add(p string, data []byte, mode fs.FileMode) (*node, error) {
+	if !fs.ValidPath(p) { // a valid path is clean
+		p = path.Clean(strings.TrimPrefix(p, "./"))
+		if !fs.ValidPath(p) {
+			return nil, &fs.PathError{Op: "add", Path: p, Err: fs.ErrInvalid}
+		}
+	}
+	if p == "." {
+		return nil, &fs.PathError{Op: "add", Path: p, Err: fs.ErrInvalid}
 	}
 	if old, ok := b.t.nodes[p]; ok {
 		if old.dir {
-			return &fs.PathError{Op: "add", Path: p, Err: errors.New("a directory exists at this path")}
+			return nil, &fs.PathError{Op: "add", Path: p, Err: errors.New("a directory exists at this path")}
 		}
 		b.t.size -= old.size
-		old.data, old.disk, old.size, old.mode = data, nil, int64(len(data)), mode.Perm()&0o555
+		old.data, old.disk, old.path, old.size, old.mode = data, nil, p, int64(len(data)), mode.Perm()&0o555
 		b.t.size += old.size
-		return nil
+		return old, nil
 	}
-	parent := b.dir(path.Dir(p))
-	n := &node{name: path.Base(p), data: data, size: int64(len(data)), mode: mode.Perm() & 0o555}
+	parentPath, name := splitPath(p)
+	parent := b.dir(parentPath)
+	n := b.newNode()
+	*n = node{name: name, path: p, data: data, size: int64(len(data)), mode: mode.Perm() & 0o555}
 	b.t.nodes[p] = n
 	parent.entries = append(parent.entries, n)
 	b.t.size += n.size
-	return nil
+	return n, nil
 }
 
 // diskFile adds a file whose contents stay on disk, at p below root.
 func (b *treeBuilder) diskFile(p string, root *os.Root, size int64, mode fs.FileMode) error {
-	p = path.Clean(strings.TrimPrefix(p, "./"))
-	if err := b.file(p, nil, mode); err != nil {
+	n, err := b.add(p, nil, mode)
+	if err != nil {
 		return err
 	}
-	n := b.t.nodes[p]
-	n.disk, n.path, n.size = root, p, size
+	n.disk, n.size = root, size
 	b.t.size += size
 	return nil
 }
 
 func (b *treeBuilder) done() *Tree {
+	byName := func(a, b *node) int { return strings.Compare(a.name, b.name) }
 	for _, n := range b.t.nodes {
-		if n.dir {
-			sort.Slice(n.entries, func(i, j int) bool { return n.entries[i].name < n.entries[j].name })
+		// Bundles list their entries sorted: checking is cheaper than sorting.
+		if n.dir && !slices.IsSortedFunc(n.entries, byName) {
+			slices.SortFunc(n.entries, byName)
 		}
 	}
 	return b.t

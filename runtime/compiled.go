@@ -55,8 +55,14 @@ func compiledMarker(dir string, b *packages.Bundle) string {
 }
 
 // markCompiled records that b's interpreter is in the cache folder dir (see
-// Compiled). Failing to is harmless: the next process loads it anyway.
-func markCompiled(dir string, b *packages.Bundle, took time.Duration) {
+// Compiled), unless it was loaded from there and the marker exists.
+// Failing to is harmless: the next process loads it anyway.
+func markCompiled(dir string, b *packages.Bundle, took time.Duration, loaded bool) {
+	if loaded {
+		if _, err := os.Stat(compiledMarker(dir, b)); err == nil {
+			return
+		}
+	}
 	_ = os.WriteFile(compiledMarker(dir, b), fmt.Appendf(nil, "python.wasm %s compiled or loaded in %s\n", b.ID, took.Round(time.Millisecond)), 0o644)
 }
 
@@ -72,12 +78,18 @@ const forkCacheVersion = "+pybox.2504.7"
 // keeps the two equal).
 const forkCacheLayout = "+codealign"
 
+// moduleKeying names how NewEngine keys python.wasm in the cache: by
+// moduleDigest (fork patch 0011) rather than by the hash of the module's
+// bytes, which keyed the entries of earlier builds.
+const moduleKeying = "digest1"
+
 // buildTag names what besides the bundle decides the compiled code: the
 // platform, the wazero module (its version, or the directory of a replace
-// such as pybox's fork) and the fork's cache version and entry layout.
+// such as pybox's fork), the fork's cache version and entry layout, and how
+// the module is keyed.
 func buildTag() string {
 	h := sha256.New()
-	fmt.Fprintln(h, goruntime.GOOS, goruntime.GOARCH, forkCacheVersion+forkCacheLayout)
+	fmt.Fprintln(h, goruntime.GOOS, goruntime.GOARCH, forkCacheVersion+forkCacheLayout, moduleKeying)
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, d := range bi.Deps {
 			if d.Path == "github.com/tetratelabs/wazero" {

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -33,8 +34,10 @@ type Config struct {
 	Bundle *packages.Bundle
 
 	// CacheDir is where compiled machine code for the interpreter is kept
-	// between processes. Empty means DefaultCacheDir(). Compiling python.wasm
-	// takes seconds; loading it from the cache takes about 100 ms.
+	// between processes (and the snapshot, with PersistSnapshot). Empty
+	// means DefaultCacheDir(). Compiling python.wasm takes seconds; loading
+	// it from the cache about 25 ms, 5 ms without the checksum pass
+	// (SkipCodeChecksum).
 	CacheDir string
 
 	// NoCache disables the on-disk compilation cache: every NewEngine
@@ -75,9 +78,33 @@ type Config struct {
 	// of one booted interpreter (about 2 ms; see
 	// docs/RATIONALE.md). The engine takes its snapshot at the first run,
 	// which costs a copy of the booted interpreter's memory: a process that
-	// runs code only once (the CLI) saves that with NoSnapshot. All
+	// runs code only once either saves that with NoSnapshot or keeps the
+	// snapshot for the next process (PersistSnapshot, as the CLI does). All
 	// interpreters of a snapshotting engine share one str hash seed.
 	NoSnapshot bool
+
+	// PersistSnapshot keeps the engine's snapshot (see NoSnapshot) in the
+	// cache folder (CacheDir; not with NoCache), so that the next process
+	// with the same bundle, preloads and build starts its interpreters
+	// from it instead of booting: for processes that run code once (the
+	// CLI), where a snapshot taken in memory would be pure cost. The first
+	// such process boots and writes the file (its own run is served by the
+	// interpreter it booted); later ones map it (a few ms, and only the
+	// pages a run touches are read). A damaged, truncated or foreign file
+	// is replaced. Every process then shares the str hash seed drawn by
+	// the boot that wrote the file (docs/RATIONALE.md, "A booted
+	// interpreter kept in the cache folder"); random, numpy.random and
+	// tempfile names are still reseeded in every interpreter.
+	PersistSnapshot bool
+
+	// SkipCodeChecksum loads the compiled interpreter from the cache
+	// without reading its 180 MB of machine code to verify their checksum
+	// (about 20 ms of CPU, most of what NewEngine then costs), where the
+	// code is mapped from the cache file (Linux); the file's length is
+	// still checked. For processes that start often and run briefly (the
+	// CLI); a long-lived engine pays the check once. docs/RATIONALE.md
+	// ("A fork of wazero", item 11) says what this trusts.
+	SkipCodeChecksum bool
 
 	// UserPackages is a host folder of pure-Python packages added with
 	// packages.AddWheel (see packages.UserDir). It is mounted read-only at
@@ -129,6 +156,7 @@ type Engine struct {
 
 	data       []dataSegment // taken out of the compiled module: see splitData
 	noSnapshot bool
+	snapDir    string // the cache folder a persisted snapshot is kept in; "" if none
 	snapOnce   sync.Once
 	snapMu     sync.Mutex // guards snap and snapErr for Snapshot
 	snap       *snapshot  // nil until taken, or if it could not be
@@ -207,7 +235,6 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 
 	var cache wazero.CompilationCache
 	var cacheWazeroDir string // where cache keeps its files
-	cacheHit := false
 	if !cfg.NoCache {
 		dir := cfg.CacheDir
 		if dir == "" {
@@ -226,7 +253,6 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 			return nil, fmt.Errorf("open compilation cache %s: %w", dir, err)
 		}
 		rc = rc.WithCompilationCache(cache)
-		cacheHit = cacheHas(dir)
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, rc)
 	e := &Engine{bundle: b, rt: rt, cache: cache}
@@ -240,19 +266,8 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 
-	if cfg.Progress != nil && !cacheHit {
-		cfg.Progress("compiling the Python runtime (first run only; up to a minute or more)")
-		defer cfg.Progress("")
-	}
 	start := time.Now()
-	cctx := experimental.WithCompilationWorkers(ctx, goruntime.GOMAXPROCS(0))
-	// Data segments are applied by the host when it boots an interpreter,
-	// and not at all when it restores one from the snapshot.
-	wasm := b.Wasm
-	if stripped, segs, err := splitData(b.Wasm); err == nil {
-		wasm, e.data = stripped, segs
-	}
-	compiled, err := rt.CompileModule(cctx, wasm)
+	compiled, cacheHit, err := e.compile(ctx, cfg.Progress, cfg.SkipCodeChecksum)
 	if err != nil {
 		e.Close(ctx)
 		return nil, fmt.Errorf("compile python.wasm: %w", err)
@@ -260,7 +275,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	e.compiled = compiled
 	e.compileTime = time.Since(start)
 	if cache != nil {
-		markCompiled(cacheWazeroDir, b, e.compileTime)
+		markCompiled(cacheWazeroDir, b, e.compileTime, cacheHit)
 	}
 	e.cacheHit = cacheHit
 	e.preload = append([]string(nil), cfg.Preload...)
@@ -272,6 +287,9 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		}
 	}
 	e.noSnapshot = cfg.NoSnapshot
+	if cfg.PersistSnapshot && !cfg.NoSnapshot && cacheWazeroDir != "" {
+		e.snapDir = filepath.Dir(cacheWazeroDir)
+	}
 	e.logger = cfg.Logger
 	if cfg.UserPackages != "" {
 		if st, err := os.Stat(cfg.UserPackages); err == nil && st.IsDir() {
@@ -291,18 +309,53 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	return e, nil
 }
 
-// cacheHas reports whether the cache directory already holds compiled code.
-// It only decides whether to report progress: a wrong answer costs nothing.
-func cacheHas(dir string) bool {
-	found := false
-	_ = filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			found = true
-			return filepath.SkipAll
+// compile makes python.wasm's compiled code available. From the cache it
+// needs only the module's structure (moduleStub) and its digest
+// (moduleDigest): wazero neither reads nor hashes the code. Otherwise it
+// compiles the module with its data segments taken out (splitData; the
+// host applies them when it boots an interpreter, and not at all when it
+// restores one from a snapshot), reporting progress. hit reports whether
+// the code came from the cache.
+func (e *Engine) compile(ctx context.Context, progress func(string), skipChecksum bool) (compiled wazero.CompiledModule, hit bool, err error) {
+	b := e.bundle
+	stub, segs, err := moduleStub(b.Wasm)
+	if err != nil {
+		// A module splitData does not understand is compiled as it is.
+		if progress != nil {
+			progress("compiling the Python runtime (first run only; up to a minute or more)")
+			defer progress("")
 		}
-		return nil
-	})
-	return found
+		compiled, err = e.rt.CompileModule(experimental.WithCompilationWorkers(ctx, goruntime.GOMAXPROCS(0)), b.Wasm)
+		return compiled, false, err
+	}
+	e.data = segs
+	dctx := experimental.WithModuleDigest(ctx, moduleDigest(b))
+	lctx := experimental.WithCachedModuleOnly(dctx)
+	if skipChecksum {
+		lctx = experimental.WithoutCachedCodeChecksum(lctx)
+	}
+	compiled, err = e.rt.CompileModule(lctx, stub)
+	if err == nil || !errors.Is(err, experimental.ErrModuleNotCached) {
+		return compiled, err == nil, err
+	}
+	if progress != nil {
+		progress("compiling the Python runtime (first run only; up to a minute or more)")
+		defer progress("")
+	}
+	stripped, _, err := splitData(b.Wasm)
+	if err != nil {
+		return nil, false, err
+	}
+	compiled, err = e.rt.CompileModule(experimental.WithCompilationWorkers(dctx, goruntime.GOMAXPROCS(0)), stripped)
+	return compiled, false, err
+}
+
+// moduleDigest names the module NewEngine compiles, python.wasm with its
+// data segments taken out, in the compilation cache: a hash of the bundle's
+// checksum of python.wasm (Bundle.ID, recorded when the bundle was
+// extracted), so that no process hashes the module's 40 MB again.
+func moduleDigest(b *packages.Bundle) [32]byte {
+	return sha256.Sum256([]byte("pybox: python.wasm without its data segments (splitData), sha256 " + b.ID))
 }
 
 // Bundle returns the runtime bundle this engine runs.
@@ -455,6 +508,12 @@ func (e *Engine) fresh(ctx context.Context, memLimit int64) (*instance, error) {
 	first := false
 	if !e.noSnapshot {
 		e.snapOnce.Do(func() {
+			if s := e.loadPersisted(); s != nil {
+				e.snapMu.Lock()
+				e.snap = s
+				e.snapMu.Unlock()
+				return
+			}
 			// Not canceled with the run that happens to come first.
 			s, booted, err := e.takeSnapshot(context.WithoutCancel(ctx))
 			e.snapMu.Lock()
@@ -468,10 +527,18 @@ func (e *Engine) fresh(ctx context.Context, memLimit int64) (*instance, error) {
 	}
 	switch {
 	case first:
+	case e.snap != nil && memLimit > 0 && uint64(memLimit) < e.snap.size:
+		// The snapshot alone is over the run's memory limit: boot, without
+		// the preloads (which would fail halfway).
+		inst, err = e.boot(ctx, memLimit, nil)
 	case e.snap != nil:
 		inst, err = e.restore(ctx, e.snap, memLimit)
+		if err != nil && e.snap.loaded {
+			// A file from the cache folder that cannot be mapped: boot.
+			inst, err = e.boot(ctx, memLimit, e.preload)
+		}
 	default:
-		inst, err = e.boot(ctx, memLimit)
+		inst, err = e.boot(ctx, memLimit, e.preload)
 	}
 	if err != nil {
 		return nil, err
@@ -494,7 +561,12 @@ type SnapshotInfo struct {
 	Size, Resident int64
 	// Boot is how long the boot that the snapshot replaces took.
 	Boot time.Duration
-	Err  error
+	// File is where the snapshot is kept in the cache folder
+	// (Config.PersistSnapshot), "" if only in memory; Loaded is set when
+	// this engine found it there rather than taking it.
+	File   string
+	Loaded bool
+	Err    error
 }
 
 // Snapshot describes the engine's snapshot of a booted interpreter.
@@ -504,7 +576,44 @@ func (e *Engine) Snapshot() SnapshotInfo {
 	if e.snap == nil {
 		return SnapshotInfo{Err: e.snapErr}
 	}
-	return SnapshotInfo{Taken: true, Size: int64(e.snap.size), Resident: int64(e.snap.resident), Boot: e.snap.bootTime}
+	return SnapshotInfo{Taken: true, Size: int64(e.snap.size), Resident: int64(e.snap.resident), Boot: e.snap.bootTime,
+		File: e.snap.path, Loaded: e.snap.loaded}
+}
+
+// snapshotPath is where the engine persists its snapshot, "" if it does
+// not.
+func (e *Engine) snapshotPath() string {
+	p, _ := e.SnapshotFile()
+	return p
+}
+
+// loadPersisted returns the snapshot persisted in the cache folder for this
+// engine, or nil if there is none that is usable (the engine then boots and
+// writes one).
+func (e *Engine) loadPersisted() *snapshot {
+	path := e.snapshotPath()
+	if path == "" {
+		return nil
+	}
+	key, _ := e.snapshotKey()
+	s, err := loadSnapshot(path, key)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			e.logf("replacing the snapshot in the cache folder: %v", err)
+		}
+		return nil
+	}
+	s.path, s.loaded = path, true
+	return s
+}
+
+// logf logs an operator-facing note about the engine (not about a run).
+func (e *Engine) logf(format string, args ...any) {
+	l := e.logger
+	if l == nil {
+		l = slog.Default()
+	}
+	l.Debug(fmt.Sprintf(format, args...))
 }
 
 // AnalysisModules are the modules Config.PreloadAnalysis imports ahead of

@@ -70,6 +70,7 @@ type instance struct {
 	// Touched only by host calls, on the guest's goroutine.
 	phase    int
 	preload  []string // modules the runner imports before its first job
+	warm     bool     // the runner warms up before its first job (a pool's)
 	userSite bool     // packages.UserSitePath is mounted
 	// userSiteEx explains refusals under packages.UserSitePath, which the
 	// job's filesystem does not serve.
@@ -127,6 +128,7 @@ func (j *job) halt() {
 func (e *Engine) instantiate(ctx context.Context, memLimit int64) (*instance, error) {
 	inst := &instance{
 		preload:  e.preload,
+		warm:     e.pool != nil,
 		userSite: e.userSite != nil,
 		mem:      &limitedMemory{},
 		stdout:   &switchWriter{},
@@ -185,12 +187,14 @@ func (e *Engine) instantiate(ctx context.Context, memLimit int64) (*instance, er
 	return inst, nil
 }
 
-// boot instantiates an interpreter and starts it (see startGuest).
-func (e *Engine) boot(ctx context.Context, memLimit int64) (*instance, error) {
+// boot instantiates an interpreter and starts it (see startGuest), with
+// preload as the modules it imports before its first job.
+func (e *Engine) boot(ctx context.Context, memLimit int64, preload []string) (*instance, error) {
 	inst, err := e.instantiate(ctx, memLimit)
 	if err != nil {
 		return nil, err
 	}
+	inst.preload = preload
 	if err := e.startGuest(ctx, inst); err != nil {
 		_ = inst.mod.Close(ctx)
 		return nil, err
@@ -271,6 +275,13 @@ func (inst *instance) handle(op string, in []byte) ([]byte, error) {
 		return runnerSource, nil
 	case "preload":
 		return []byte(strings.Join(inst.preload, "\x00")), nil
+	case "warm":
+		// Whether the runner warms up before its first job (_warm_up):
+		// worth it only ahead of time, in the warm pool.
+		if inst.warm {
+			return []byte("1"), nil
+		}
+		return nil, nil
 	case "paths":
 		if inst.userSite {
 			return []byte(packages.UserSitePath), nil

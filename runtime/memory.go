@@ -112,18 +112,19 @@ func (m *limitedMemory) store32(addr uint32, v uint32) {
 	atomic.StoreUint32((*uint32)(unsafe.Pointer(&mapping[addr])), v)
 }
 
-// mapSnapshot maps the first size bytes of f over the start of the guest's
+// mapSnapshot maps size bytes of f from offset (a multiple of the page
+// size) over the start of the guest's
 // memory, privately (copy-on-write): pages are read from f only when the
 // guest touches them, and a page the guest writes becomes its own copy. It
 // is an O(1) restore of a snapshot of tens of megabytes. The memory must
 // already have grown to size, and the guest must not be running.
-func (m *limitedMemory) mapSnapshot(f *os.File, size uint64) error {
+func (m *limitedMemory) mapSnapshot(f *os.File, offset int64, size uint64) error {
 	m.unmap.RLock()
 	defer m.unmap.RUnlock()
 	if m.mapping == nil || size > m.enabled.Load() || size%uint64(unix.Getpagesize()) != 0 {
 		return fmt.Errorf("map snapshot: %d bytes do not fit the guest memory", size)
 	}
-	_, err := unix.MmapPtr(int(f.Fd()), 0, unsafe.Pointer(&m.mapping[0]), uintptr(size),
+	_, err := unix.MmapPtr(int(f.Fd()), offset, unsafe.Pointer(&m.mapping[0]), uintptr(size),
 		unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_FIXED)
 	if err != nil {
 		return fmt.Errorf("map snapshot into guest memory: %w", err)

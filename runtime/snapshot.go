@@ -33,14 +33,20 @@ import (
 //   - host-side facts learned at boot: the guest's interrupt flag addresses
 //     ("signals"), kept here.
 type snapshot struct {
-	file  *os.File // the memory image; read-only, mapped privately
-	size  uint64   // bytes of linear memory
-	sp    uint64   // __stack_pointer at rest
-	flags [5]uint32
+	file   *os.File // the memory image; read-only, mapped privately
+	offset int64    // where in file the image starts
+	size   uint64   // bytes of linear memory
+	sp     uint64   // __stack_pointer at rest
+	flags  [5]uint32
 	// bootTime is how long the boot took; resident is how many bytes of
 	// the image are not zero (what the file holds).
 	bootTime time.Duration
 	resident uint64
+	// path is the file's name in the cache folder if it is persisted
+	// there (Config.PersistSnapshot); loaded is set if this engine read it
+	// from there rather than taking it.
+	path   string
+	loaded bool
 }
 
 // stackPointerGlobal is the C stack pointer, exported by the build
@@ -99,47 +105,82 @@ func (e *Engine) takeSnapshot(ctx context.Context) (*snapshot, *instance, error)
 	if !ok || s.size%wasmPage != 0 {
 		return fail(fmt.Errorf("snapshot: cannot read guest memory"))
 	}
-	if s.file, s.resident, err = writeImage(image); err != nil {
+	s.resident = residentBytes(image)
+	if path := e.snapshotPath(); path != "" {
+		// Persisted for later processes; if that fails (a read-only
+		// cache folder), kept in memory as any engine's.
+		key, _ := e.snapshotKey()
+		if s.file, err = persistSnapshot(path, key, s, image); err == nil {
+			s.offset, s.path = snapshotImageOffset, path
+			return s, inst, nil
+		}
+		e.logf("snapshot not kept in the cache folder: %v", err)
+	}
+	if s.file, err = writeImage(image); err != nil {
 		return fail(fmt.Errorf("snapshot: %w", err))
 	}
 	return s, inst, nil
 }
 
-// writeImage writes the memory image to a new anonymous file, skipping zero
-// pages (the file stays sparse), and makes it read-only where the OS can.
-func writeImage(image []byte) (*os.File, uint64, error) {
-	f, err := newImageFile()
-	if err != nil {
-		return nil, 0, err
+// imageChunk is the unit in which images are scanned for zeros.
+const imageChunk = 16 << 10
+
+// residentBytes counts the bytes of image in chunks that are not all zero:
+// what writeImageAt writes.
+func residentBytes(image []byte) uint64 {
+	zero := make([]byte, imageChunk)
+	var n uint64
+	for off := 0; off < len(image); off += imageChunk {
+		if !bytes.Equal(image[off:min(off+imageChunk, len(image))], zero[:min(imageChunk, len(image)-off)]) {
+			n += uint64(min(imageChunk, len(image)-off))
+		}
 	}
-	if err := f.Truncate(int64(len(image))); err != nil {
-		f.Close()
-		return nil, 0, err
+	return n
+}
+
+// writeImageAt writes image into f at offset off, skipping chunks of zeros
+// (the file stays sparse), and sizes f to end with the image. It returns
+// how many bytes it wrote.
+func writeImageAt(f *os.File, image []byte, off int64) (uint64, error) {
+	if err := f.Truncate(off + int64(len(image))); err != nil {
+		return 0, err
 	}
-	const chunk = 16 << 10
-	zero := make([]byte, chunk)
+	zero := make([]byte, imageChunk)
 	var resident uint64
-	for off := 0; off < len(image); {
-		if bytes.Equal(image[off:off+chunk], zero) {
-			off += chunk
+	for pos := 0; pos < len(image); {
+		if bytes.Equal(image[pos:min(pos+imageChunk, len(image))], zero[:min(imageChunk, len(image)-pos)]) {
+			pos += imageChunk
 			continue
 		}
-		end := off + chunk
-		for end < len(image) && !bytes.Equal(image[end:end+chunk], zero) {
-			end += chunk
+		end := min(pos+imageChunk, len(image))
+		for end < len(image) && !bytes.Equal(image[end:min(end+imageChunk, len(image))], zero[:min(imageChunk, len(image)-end)]) {
+			end = min(end+imageChunk, len(image))
 		}
-		if _, err := f.WriteAt(image[off:end], int64(off)); err != nil {
-			f.Close()
-			return nil, 0, err
+		if _, err := f.WriteAt(image[pos:end], off+int64(pos)); err != nil {
+			return 0, err
 		}
-		resident += uint64(end - off)
-		off = end
+		resident += uint64(end - pos)
+		pos = end
+	}
+	return resident, nil
+}
+
+// writeImage writes the memory image to a new anonymous file, skipping zero
+// pages (the file stays sparse), and makes it read-only where the OS can.
+func writeImage(image []byte) (*os.File, error) {
+	f, err := newImageFile()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := writeImageAt(f, image, 0); err != nil {
+		f.Close()
+		return nil, err
 	}
 	if err := sealImageFile(f); err != nil {
 		f.Close()
-		return nil, 0, err
+		return nil, err
 	}
-	return f, resident, nil
+	return f, nil
 }
 
 // restore makes a new interpreter from the snapshot: instantiate (no code
@@ -164,7 +205,7 @@ func (e *Engine) restore(ctx context.Context, s *snapshot, memLimit int64) (*ins
 			return fail(fmt.Errorf("cannot grow guest memory to %d bytes", s.size))
 		}
 	}
-	if err := inst.mem.mapSnapshot(s.file, s.size); err != nil {
+	if err := inst.mem.mapSnapshot(s.file, s.offset, s.size); err != nil {
 		return fail(err)
 	}
 	spg, ok := inst.mod.ExportedGlobal(stackPointerGlobal).(api.MutableGlobal)

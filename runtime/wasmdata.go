@@ -121,3 +121,62 @@ func (e *Engine) applyData(inst *instance) error {
 	}
 	return nil
 }
+
+// stubBody is a function body that declares no locals and only ends: what
+// moduleStub puts in place of every function's code.
+var stubBody = []byte{2, 0, 0x0b}
+
+// moduleStub returns the structure of wasm without its code: every section
+// as splitData leaves it (data segments emptied), except that each function
+// body is stubBody. With the module's digest, wazero loads the module's
+// compiled code from the cache from the stub alone
+// (experimental.WithCachedModuleOnly): python.wasm's 33 MB of code are then
+// neither read nor decoded nor hashed, and the stub is about 300 KB. It
+// reads only section headers, the sections before the code, and the data
+// segments' headers, so the pages of a mapped module that hold code or data
+// are not touched. The data segments are returned as splitData returns them.
+func moduleStub(wasm []byte) ([]byte, []dataSegment, error) {
+	if len(wasm) < 8 || string(wasm[:4]) != "\x00asm" {
+		return nil, nil, errors.New("not a wasm module")
+	}
+	out := append([]byte(nil), wasm[:8]...)
+	var segs []dataSegment
+	sawCode := false
+	for pos := 8; pos < len(wasm); {
+		id := wasm[pos]
+		size, n := binary.Uvarint(wasm[pos+1:])
+		if n <= 0 || uint64(len(wasm)-pos-1-n) < size {
+			return nil, nil, fmt.Errorf("section at offset %d: bad size", pos)
+		}
+		start := pos + 1 + n
+		end := start + int(size)
+		var payload []byte
+		switch id {
+		case 10: // code
+			count, k := binary.Uvarint(wasm[start:end])
+			if k <= 0 || count > size {
+				return nil, nil, errors.New("code section: bad function count")
+			}
+			payload = binary.AppendUvarint(make([]byte, 0, k+int(count)*len(stubBody)), count)
+			for range count {
+				payload = append(payload, stubBody...)
+			}
+			sawCode = true
+		case 11: // data
+			var err error
+			if segs, payload, err = emptySegments(wasm[start:end]); err != nil {
+				return nil, nil, fmt.Errorf("data section: %w", err)
+			}
+		default:
+			payload = wasm[start:end]
+		}
+		out = append(out, id)
+		out = binary.AppendUvarint(out, uint64(len(payload)))
+		out = append(out, payload...)
+		pos = end
+	}
+	if !sawCode {
+		return nil, nil, errors.New("no code section")
+	}
+	return out, segs, nil
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -62,6 +63,11 @@ Flags:
 `
 
 func cmdRun(ctx context.Context, args []string) int {
+	// The Go heap of a run is a few MB that start-up allocates at once (the
+	// bundle's index, the module's structure): collecting it two or three
+	// times on the way cost about a fifth of a warm start's CPU. The
+	// guest's memory is not Go heap, so this does not let it grow.
+	debug.SetGCPercent(400)
 	var f runFlags
 	rest, code, ok := parseFlags("run", runHelp, f.register, args)
 	if !ok {
@@ -180,7 +186,7 @@ func (f *runFlags) start(ctx context.Context, cmd string) (sb *fsbridge.Sandbox,
 		fmt.Fprintf(os.Stderr, "pybox %s: %v\n", cmd, err)
 		return nil, nil, nil, 2, false
 	}
-	eng, err = newEngine(ctx, f.cacheDir, f.noCache, f.quiet)
+	eng, err = newEngine(ctx, f.cacheDir, f.noCache, f.quiet, int64(f.memory))
 	if err != nil {
 		closeSandbox()
 		fmt.Fprintf(os.Stderr, "pybox: %v\n", err)
@@ -193,15 +199,47 @@ func (f *runFlags) start(ctx context.Context, cmd string) (sb *fsbridge.Sandbox,
 }
 
 // newEngine compiles (or loads from cache) the interpreter, showing progress
-// on a terminal during a cold compile.
-func newEngine(ctx context.Context, cacheDir string, noCache, quiet bool) (*runtime.Engine, error) {
-	// One run (or one session) per process: a snapshot would cost a copy of
-	// the booted interpreter and never be used.
-	cfg := runtime.Config{CacheDir: cacheDir, NoCache: noCache, NoSnapshot: true}
+// on a terminal during a cold compile. memory is the run's memory limit.
+func newEngine(ctx context.Context, cacheDir string, noCache, quiet bool, memory int64) (*runtime.Engine, error) {
+	// One run (or one session) per process: the interpreter starts from a
+	// snapshot kept in the cache folder, written by the first process,
+	// with numpy already imported (runPreload).
+	// It also trusts the cached machine code without reading it all for
+	// its checksum, which would be most of its start-up.
+	cfg := runtime.Config{CacheDir: cacheDir, NoCache: noCache, PersistSnapshot: true, NoSnapshot: noCache, SkipCodeChecksum: true}
 	if dir, err := packages.UserDir(); err == nil {
 		cfg.UserPackages = dir // packages added with "pybox packages add"
 	}
+	b, err := packages.Default()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Bundle = b
+	if memory >= preloadMinMemory {
+		cfg.Preload = runPreload(b)
+	}
 	return startEngine(ctx, cfg, quiet)
+}
+
+// runPreload is what the snapshot of run and repl has imported: numpy, if
+// the bundle has it. Mapping the snapshot costs a run only the pages it
+// touches, so `import numpy` then costs nothing and print(1) no more
+// (docs/RATIONALE.md, "A booted interpreter kept in the cache folder").
+// pandas and matplotlib are left to the code that imports them. Below a
+// --memory of preloadMinMemory the snapshot has nothing imported, so that
+// the limit is the code's (numpy's import takes about 4.5 MiB of it).
+const preloadMinMemory = 256 << 20
+
+func runPreload(b *packages.Bundle) []string {
+	if b == nil {
+		return nil
+	}
+	for _, m := range runtime.AnalysisPreload(b) {
+		if m == "numpy" {
+			return []string{m}
+		}
+	}
+	return nil
 }
 
 // startEngine creates the engine, with a progress spinner on a terminal

@@ -1171,7 +1171,8 @@ def _fresh():
     t = sys.modules.get("tempfile")
     if t is not None:
         t._name_sequence = None
-    _warm_up()
+    if _call("warm", b""):
+        _warm_up()
 
 
 # A job like most: compiled as a cell, building and printing a few objects,
@@ -1186,6 +1187,8 @@ rows[-1]
 
 
 def _warm_up():
+    # Done only by interpreters made ahead of time (the host's warm pool):
+    # in one made for a run at once (the CLI), it would delay the run.
     # An interpreter restored from a snapshot shares the snapshot's memory
     # until it writes to it, and pays for each page on its first write (a
     # copy-on-write fault in the host). Before it is handed a job, while it

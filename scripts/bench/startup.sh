@@ -101,13 +101,9 @@ for i in "${!progs[@]}"; do
 done
 
 echo "== warm print(1) and import numpy"
-# warm-start.sh uses each binary's default cache folder; give it the warm
-# folders made above through wrappers.
-wrapped=()
+# Each binary with the warm cache folder made above (BINARY@DIR).
+withcache=()
 for i in "${!progs[@]}"; do
-  w=$WORK/pybox-$i
-  printf '#!/bin/sh\nPYBOX_CACHE_DIR=%q exec %q "$@"\n' "$WORK/warm-$i" "$(readlink -f "${progs[$i]}")" > "$w"
-  chmod +x "$w"
-  wrapped+=("$w")
+  withcache+=("$(readlink -f "${progs[$i]}")@$WORK/warm-$i")
 done
-bash "$ROOT/scripts/bench/warm-start.sh" "${wrapped[@]}"
+bash "$ROOT/scripts/bench/warm-start.sh" "${withcache[@]}"

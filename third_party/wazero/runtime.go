@@ -244,15 +244,26 @@ func (r *runtime) CompileModule(ctx context.Context, binary []byte) (CompiledMod
 	// module. Without function listeners only (they change the ID).
 	loader, canLoad := r.store.Engine.(cachedModuleLoader)
 	canLoad = canLoad && ctx.Value(expctxkeys.FunctionListenerFactoryKey{}) == nil
+	// pybox patch 0011: the caller may name the module by a digest it
+	// already knows (experimental.WithModuleDigest) and forbid compiling
+	// (experimental.WithCachedModuleOnly).
+	idInput := moduleIDInput(ctx, binary)
+	cachedOnly := ctx.Value(expctxkeys.CachedModuleOnly{}) != nil
+	if cachedOnly && !canLoad {
+		return nil, fmt.Errorf("%w: this runtime compiles every module", experimentalapi.ErrModuleNotCached)
+	}
 	loaded := false
 	if canLoad {
 		if err = internal.ValidateStructure(r.enabledFeatures); err != nil {
 			return nil, err
 		}
-		internal.AssignModuleID(binary, nil, r.ensureTermination)
+		internal.AssignModuleID(idInput, nil, r.ensureTermination)
 		if loaded, err = loader.LoadCompiledModule(ctx, internal, r.ensureTermination); err != nil {
 			return nil, err
 		} else if !loaded {
+			if cachedOnly {
+				return nil, experimentalapi.ErrModuleNotCached
+			}
 			if err = internal.ValidateFunctionBodies(r.enabledFeatures); err != nil {
 				return nil, err
 			}
@@ -284,12 +295,23 @@ func (r *runtime) CompileModule(ctx context.Context, binary []byte) (CompiledMod
 		return nil, err
 	}
 	if !canLoad {
-		internal.AssignModuleID(binary, listeners, r.ensureTermination)
+		internal.AssignModuleID(idInput, listeners, r.ensureTermination)
 	}
 	if err = r.store.Engine.CompileModule(ctx, internal, listeners, r.ensureTermination); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// moduleIDInput returns what the module's ID is hashed from: binary, or,
+// with experimental.WithModuleDigest, the digest behind a prefix that no
+// module's bytes start with ("\0asm" does). (pybox patch 0011.)
+func moduleIDInput(ctx context.Context, binary []byte) []byte {
+	digest, ok := ctx.Value(expctxkeys.ModuleDigest{}).([32]byte)
+	if !ok {
+		return binary
+	}
+	return append([]byte("wazero module digest\x00"), digest[:]...)
 }
 
 // cachedModuleLoader is implemented by engines that can make a module's

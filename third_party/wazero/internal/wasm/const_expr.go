@@ -14,6 +14,19 @@ type ConstantExpression struct {
 }
 
 func evaluateConstExpr(e *ConstantExpression, globalResolver func(globalIndex Index) (ValueType, uint64, uint64, error), funcRefResolver func(funcIndex Index) (Reference, error)) ([]uint64, ValueType, error) {
+	// The one-instruction forms of element initializers and offsets, of
+	// which a large module has tens of thousands, evaluated at validation
+	// and at every instantiation: without the stacks. (pybox patch 0011.)
+	if op, v, ok := simpleConstExpr(e); ok {
+		if op == OpcodeI32Const {
+			return []uint64{uint64(uint32(v))}, ValueTypeI32, nil
+		}
+		ref, err := funcRefResolver(Index(v))
+		if err != nil {
+			return nil, 0, err
+		}
+		return []uint64{uint64(ref)}, ValueTypeFuncref, nil
+	}
 	var stack []uint64
 	var typeStack []ValueType
 	var pc uint64
@@ -221,6 +234,42 @@ func evaluateConstExpr(e *ConstantExpression, globalResolver func(globalIndex In
 			return nil, 0, fmt.Errorf("invalid opcode for const expression: 0x%x", opCode)
 		}
 	}
+}
+
+// simpleConstExpr reports whether e is `i32.const v end` or `ref.func v
+// end`, and which, with v (the function index for ref.func). (pybox patch
+// 0011.)
+func simpleConstExpr(e *ConstantExpression) (op Opcode, v int32, ok bool) {
+	d := e.Data
+	if len(d) < 3 || d[len(d)-1] != OpcodeEnd {
+		return 0, 0, false
+	}
+	var n uint64
+	var err error
+	switch d[0] {
+	case OpcodeI32Const:
+		v, n, err = leb128.LoadInt32(d[1:])
+	case OpcodeRefFunc:
+		var u uint32
+		u, n, err = leb128.LoadUint32(d[1:])
+		v = int32(u)
+	default:
+		return 0, 0, false
+	}
+	if err != nil || 1+n != uint64(len(d)-1) {
+		return 0, 0, false
+	}
+	return d[0], v, true
+}
+
+// funcRefInModuleInstance returns the reference `ref.func v end` evaluates
+// to in m, without allocating, or false if e is not of that form. (pybox
+// patch 0011.)
+func funcRefInModuleInstance(e *ConstantExpression, m *ModuleInstance) (Reference, bool) {
+	if op, v, ok := simpleConstExpr(e); ok && op == OpcodeRefFunc {
+		return m.Engine.FunctionInstanceReference(Index(uint32(v))), true
+	}
+	return 0, false
 }
 
 func evaluateConstExprInModuleInstance(e *ConstantExpression, m *ModuleInstance) []uint64 {

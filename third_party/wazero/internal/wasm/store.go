@@ -223,8 +223,12 @@ func (m *ModuleInstance) applyElements(elems []ElementSegment) {
 				references[offset+uint32(i)] = Reference(0)
 			}
 		} else {
-			for i, init := range elem.Init {
-				initExprResults := evaluateConstExprInModuleInstance(&init, m)
+			for i := range elem.Init {
+				if ref, ok := funcRefInModuleInstance(&elem.Init[i], m); ok { // (pybox patch 0011)
+					references[offset+uint32(i)] = ref
+					continue
+				}
+				initExprResults := evaluateConstExprInModuleInstance(&elem.Init[i], m)
 				references[offset+uint32(i)] = Reference(initExprResults[0])
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/internal/engine/wazevo"
 	"github.com/tetratelabs/wazero/internal/platform"
 	"github.com/tetratelabs/wazero/internal/testing/require"
@@ -135,5 +136,125 @@ func TestCacheCorruptEntryRecompiles(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, good, rewritten)
 		})
+	}
+}
+
+// cacheHitStub is cacheHitModule's structure with a body that only ends
+// (invalid for "f", which must return an i32).
+func cacheHitStub() []byte {
+	m := cacheHitModule(0x41)
+	return append(m[:len(m)-8:len(m)-8], 0x0a, 0x04, 0x01, 0x02, 0x00, 0x0b)
+}
+
+// compileAndCallCtx is compileAndCall with ctx passed to CompileModule.
+func compileAndCallCtx(t *testing.T, ctx context.Context, dir string, bin []byte) (uint64, error) {
+	cc, err := wazero.NewCompilationCacheWithDir(dir)
+	require.NoError(t, err)
+	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().WithCompilationCache(cc))
+	defer r.Close(ctx)
+	compiled, err := r.CompileModule(ctx, bin)
+	if err != nil {
+		return 0, err
+	}
+	mod, err := r.InstantiateModule(ctx, compiled, wazero.NewModuleConfig())
+	require.NoError(t, err)
+	res, err := mod.ExportedFunction("f").Call(ctx)
+	require.NoError(t, err)
+	return res[0], nil
+}
+
+// cacheFiles lists the files of a compilation cache folder.
+func cacheFiles(t *testing.T, dir string) (files []string) {
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, p)
+		}
+		return err
+	}))
+	return files
+}
+
+// TestModuleDigestCachedOnly shows that a module compiled under a digest
+// (experimental.WithModuleDigest) is found again by the digest alone: its
+// structure with stub bodies loads and runs the cached code when compiling
+// is forbidden (WithCachedModuleOnly), which otherwise fails with
+// ErrModuleNotCached and writes nothing; and that a digest and the module's
+// own bytes key different entries. (pybox patch 0011.)
+func TestModuleDigestCachedOnly(t *testing.T) {
+	if !platform.CompilerSupported() {
+		t.Skip()
+	}
+	bg := context.Background()
+	digest := [32]byte{1, 2, 3}
+	withDigest := experimental.WithModuleDigest(bg, digest)
+	cachedOnly := experimental.WithCachedModuleOnly(withDigest)
+
+	// Nothing cached: no compile, no entry.
+	dir := t.TempDir()
+	_, err := compileAndCallCtx(t, cachedOnly, dir, cacheHitModule(0x41))
+	require.ErrorIs(t, err, experimental.ErrModuleNotCached)
+	require.Equal(t, 0, len(cacheFiles(t, dir)))
+	// Without a cache there is nothing to load from.
+	r := wazero.NewRuntimeWithConfig(bg, wazero.NewRuntimeConfigCompiler())
+	_, err = r.CompileModule(cachedOnly, cacheHitModule(0x41))
+	require.ErrorIs(t, err, experimental.ErrModuleNotCached)
+	require.NoError(t, r.Close(bg))
+
+	// The stub is invalid on its own, so it cannot be compiled.
+	_, err = compileAndCallCtx(t, withDigest, t.TempDir(), cacheHitStub())
+	require.Error(t, err)
+
+	// Compiled under the digest: one entry, not the bytes' own.
+	v, err := compileAndCallCtx(t, withDigest, dir, cacheHitModule(0x41))
+	require.NoError(t, err)
+	require.Equal(t, uint64(42), v)
+	files := cacheFiles(t, dir)
+	require.Equal(t, 1, len(files))
+	require.NotEqual(t, cacheEntryPath(filepath.Dir(files[0]), cacheHitModule(0x41)), files[0])
+
+	// The stub loads the digest's code and runs it.
+	v, err = compileAndCallCtx(t, cachedOnly, dir, cacheHitStub())
+	require.NoError(t, err)
+	require.Equal(t, uint64(42), v)
+
+	// Another digest is not cached.
+	other := experimental.WithCachedModuleOnly(experimental.WithModuleDigest(bg, [32]byte{9}))
+	_, err = compileAndCallCtx(t, other, dir, cacheHitStub())
+	require.ErrorIs(t, err, experimental.ErrModuleNotCached)
+
+	// The module's own bytes are another entry.
+	_, err = compileAndCallCtx(t, experimental.WithCachedModuleOnly(bg), dir, cacheHitModule(0x41))
+	require.ErrorIs(t, err, experimental.ErrModuleNotCached)
+	v, err = compileAndCall(t, dir, cacheHitModule(0x41))
+	require.NoError(t, err)
+	require.Equal(t, uint64(42), v)
+	require.Equal(t, 2, len(cacheFiles(t, dir)))
+}
+
+// TestElementSegmentsInstantiated checks the evaluation of element segments
+// without the general constant-expression evaluator (pybox patch 0011): a
+// table filled at an i32.const offset with ref.func entries calls the right
+// function through call_indirect, compiled and loaded from the cache.
+func TestElementSegmentsInstantiated(t *testing.T) {
+	if !platform.CompilerSupported() {
+		t.Skip()
+	}
+	bin := []byte{
+		0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+		0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7f, // type: () -> i32
+		0x03, 0x04, 0x03, 0x00, 0x00, 0x00, // three functions of it
+		0x04, 0x04, 0x01, 0x70, 0x00, 0x03, // a funcref table of 3
+		0x07, 0x05, 0x01, 0x01, 'f', 0x00, 0x02, // export "f" = func 2
+		0x09, 0x08, 0x01, 0x00, 0x41, 0x01, 0x0b, 0x02, 0x00, 0x01, // table[1:3] = func 0, func 1
+		0x0a, 0x13, 0x03,
+		0x04, 0x00, 0x41, 0x07, 0x0b, // func 0: 7
+		0x04, 0x00, 0x41, 0x09, 0x0b, // func 1: 9
+		0x07, 0x00, 0x41, 0x02, 0x11, 0x00, 0x00, 0x0b, // func 2: call_indirect table[2]
+	}
+	dir := t.TempDir()
+	for i := 0; i < 2; i++ { // compiled, then loaded
+		v, err := compileAndCall(t, dir, bin)
+		require.NoError(t, err)
+		require.Equal(t, uint64(9), v)
 	}
 }

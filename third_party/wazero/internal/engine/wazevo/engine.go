@@ -158,7 +158,7 @@ func (e *engine) CompileModule(ctx context.Context, module *wasm.Module, listene
 		defer wazevoapi.PerfMap.Unlock()
 	}
 
-	if _, ok, err := e.getCompiledModule(module, listeners, ensureTermination); ok { // cache hit!
+	if _, ok, err := e.getCompiledModule(module, listeners, ensureTermination, true); ok { // cache hit!
 		return nil
 	} else if err != nil {
 		return err

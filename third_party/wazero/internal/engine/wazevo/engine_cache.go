@@ -17,6 +17,7 @@ import (
 	"github.com/tetratelabs/wazero/internal/engine/wazevo/backend"
 	"github.com/tetratelabs/wazero/internal/engine/wazevo/ssa"
 	"github.com/tetratelabs/wazero/internal/engine/wazevo/wazevoapi"
+	"github.com/tetratelabs/wazero/internal/expctxkeys"
 	"github.com/tetratelabs/wazero/internal/filecache"
 	"github.com/tetratelabs/wazero/internal/platform"
 	"github.com/tetratelabs/wazero/internal/u32"
@@ -52,12 +53,14 @@ func (e *engine) addCompiledModule(module *wasm.Module, cm *compiledModule) (c *
 	return
 }
 
-func (e *engine) getCompiledModule(module *wasm.Module, listeners []experimental.FunctionListener, ensureTermination bool) (cm *compiledModule, ok bool, err error) {
+// verifyCode false skips the checksum of mapped code (pybox patch 0011:
+// see expctxkeys.SkipCachedCodeChecksum).
+func (e *engine) getCompiledModule(module *wasm.Module, listeners []experimental.FunctionListener, ensureTermination, verifyCode bool) (cm *compiledModule, ok bool, err error) {
 	cm, ok = e.getCompiledModuleFromMemory(module, true)
 	if ok {
 		return
 	}
-	cm, ok, err = e.getCompiledModuleFromCache(module)
+	cm, ok, err = e.getCompiledModuleFromCache(module, verifyCode)
 	if ok {
 		cm.parent = e
 		cm.module = module
@@ -123,7 +126,7 @@ func (e *engine) addCompiledModuleToCache(module *wasm.Module, cm *compiledModul
 	return
 }
 
-func (e *engine) getCompiledModuleFromCache(module *wasm.Module) (cm *compiledModule, hit bool, err error) {
+func (e *engine) getCompiledModuleFromCache(module *wasm.Module, verifyCode bool) (cm *compiledModule, hit bool, err error) {
 	if e.fileCache == nil || module.IsHostModule {
 		return
 	}
@@ -139,7 +142,7 @@ func (e *engine) getCompiledModuleFromCache(module *wasm.Module) (cm *compiledMo
 	// We retrieve *code structures from `cached`.
 	var staleCache bool
 	// Note: cached.Close is ensured to be called in deserializeCodes.
-	cm, staleCache, err = deserializeCompiledModule(e.wazeroVersion+cacheEntryLayout, cached)
+	cm, staleCache, err = deserializeCompiledModuleVerify(e.wazeroVersion+cacheEntryLayout, cached, verifyCode)
 	if err != nil {
 		// A corrupt or truncated entry (a full disk, a crash of another
 		// writer's machine, bit rot) is dropped and the module compiled
@@ -238,6 +241,14 @@ func serializeCompiledModule(wazeroVersion string, cm *compiledModule) io.Reader
 // mapped, by reading the code once more through a 1 MiB buffer, which leaves
 // the mapping untouched). (pybox patch 0005.)
 func deserializeCompiledModule(wazeroVersion string, entry io.ReadCloser) (cm *compiledModule, staleCache bool, err error) {
+	return deserializeCompiledModuleVerify(wazeroVersion, entry, true)
+}
+
+// deserializeCompiledModuleVerify is deserializeCompiledModule, skipping the
+// checksum of code mapped from a file if verifyCode is false: the file's
+// length is checked instead. Copied code is always verified (it is read
+// anyway). (pybox patch 0011.)
+func deserializeCompiledModuleVerify(wazeroVersion string, entry io.ReadCloser, verifyCode bool) (cm *compiledModule, staleCache bool, err error) {
 	defer entry.Close()
 	// Buffered: the entry is read in pieces of 8 bytes per function (tens
 	// of thousands of read syscalls for a large module). (pybox patch 0004.)
@@ -308,13 +319,13 @@ func deserializeCompiledModule(wazeroVersion string, entry io.ReadCloser) (cm *c
 		if executableLen > math.MaxInt32 {
 			return nil, false, fmt.Errorf("compilationcache: invalid executable length: %d", executableLen)
 		}
-		executable, expected, err := readExecutable(file, reader, codeOffset, int(executableLen))
+		executable, expected, checked, err := readExecutable(file, reader, codeOffset, int(executableLen), verifyCode)
 		if err != nil {
 			return nil, false, err
 		}
 		if _, err = io.ReadFull(reader, eightBytes[:4]); err != nil {
 			err = fmt.Errorf("compilationcache: could not read checksum: %v", err)
-		} else if checksum := binary.LittleEndian.Uint32(eightBytes[:4]); expected != checksum {
+		} else if checksum := binary.LittleEndian.Uint32(eightBytes[:4]); checked && expected != checksum {
 			err = fmt.Errorf("compilationcache: checksum mismatch (expected %d, got %d)", expected, checksum)
 		}
 		if err != nil {
@@ -396,9 +407,28 @@ func deserializeCompiledModule(wazeroVersion string, entry io.ReadCloser) (cm *c
 // otherwise, or if that fails, it copies them into new code memory. Either
 // way it reads them through reader, leaving reader after them. (pybox patch
 // 0005.)
-func readExecutable(file *os.File, reader io.Reader, codeOffset, n int) (executable []byte, checksum uint32, err error) {
+//
+// With verify false, mapped code is not read: the file's length is checked
+// to hold the code and its checksum, reader is moved past the code, and
+// checked is false (pybox patch 0011).
+func readExecutable(file *os.File, reader *bufio.Reader, codeOffset, n int, verify bool) (executable []byte, checksum uint32, checked bool, err error) {
 	if file != nil && codeOffset%os.Getpagesize() == 0 {
 		executable, err = platform.MapCodeSegmentFile(file, int64(codeOffset), n)
+		if err == nil && !verify {
+			st, err := file.Stat()
+			if err == nil && st.Size() < int64(codeOffset)+int64(n)+4 {
+				err = io.EOF
+			}
+			if err == nil {
+				_, err = file.Seek(int64(codeOffset)+int64(n), io.SeekStart)
+			}
+			if err != nil {
+				_ = platform.MunmapCodeSegment(executable)
+				return nil, 0, false, fmt.Errorf("compilationcache: error reading executable (len=%d): %v", n, err)
+			}
+			reader.Reset(file)
+			return executable, 0, false, nil
+		}
 		if err == nil {
 			// The checksum pass reads the code through a small buffer: the
 			// mapping's pages stay untouched until they run, and a file
@@ -406,25 +436,25 @@ func readExecutable(file *os.File, reader io.Reader, codeOffset, n int) (executa
 			// runs beyond the end of the file.
 			if checksum, err = checksumOf(reader, n); err != nil {
 				_ = platform.MunmapCodeSegment(executable)
-				return nil, 0, fmt.Errorf("compilationcache: error reading executable (len=%d): %v", n, err)
+				return nil, 0, false, fmt.Errorf("compilationcache: error reading executable (len=%d): %v", n, err)
 			}
-			return executable, checksum, nil
+			return executable, checksum, true, nil
 		}
 	}
 	executable, err = platform.MmapCodeSegment(n)
 	if err != nil {
-		return nil, 0, fmt.Errorf("compilationcache: error mmapping executable (len=%d): %v", n, err)
+		return nil, 0, false, fmt.Errorf("compilationcache: error mmapping executable (len=%d): %v", n, err)
 	}
 	if _, err = io.ReadFull(reader, executable); err != nil {
 		_ = platform.MunmapCodeSegment(executable)
-		return nil, 0, fmt.Errorf("compilationcache: error reading executable (len=%d): %v", n, err)
+		return nil, 0, false, fmt.Errorf("compilationcache: error reading executable (len=%d): %v", n, err)
 	}
 	checksum = crc32.Checksum(executable, crc)
 	if err = platform.MprotectCodeSegment(executable); err != nil {
 		_ = platform.MunmapCodeSegment(executable)
-		return nil, 0, err
+		return nil, 0, false, err
 	}
-	return executable, checksum, nil
+	return executable, checksum, true, nil
 }
 
 // checksumOf reads n bytes from reader and returns their checksum.
@@ -469,11 +499,12 @@ func readUint64(reader io.Reader, b *[8]byte) (uint64, error) {
 // only wasm.Module ValidateStructure and an ID (AssignModuleID): the
 // cache is keyed by a hash of its bytes, which were fully validated before
 // the cached code was compiled from them. (pybox patch 0004.)
-func (e *engine) LoadCompiledModule(_ context.Context, module *wasm.Module, ensureTermination bool) (bool, error) {
+func (e *engine) LoadCompiledModule(ctx context.Context, module *wasm.Module, ensureTermination bool) (bool, error) {
 	if wazevoapi.PerfMapEnabled {
 		wazevoapi.PerfMap.Lock()
 		defer wazevoapi.PerfMap.Unlock()
 	}
-	_, ok, err := e.getCompiledModule(module, nil, ensureTermination)
+	verify := ctx.Value(expctxkeys.SkipCachedCodeChecksum{}) == nil
+	_, ok, err := e.getCompiledModule(module, nil, ensureTermination, verify)
 	return ok, err
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/tetratelabs/wazero/internal/engine/wazevo/wazevoapi"
 	"github.com/tetratelabs/wazero/internal/filecache"
 	"github.com/tetratelabs/wazero/internal/platform"
 	"github.com/tetratelabs/wazero/internal/testing/require"
@@ -163,7 +164,7 @@ func TestCacheEntryLayoutStale(t *testing.T) {
 	version := e.wazeroVersion + cacheEntryLayout
 	require.Equal(t, version, string(entry[len(magic)+1:len(magic)+1+int(entry[len(magic)])]))
 
-	got, hit, err := e.getCompiledModuleFromCache(m)
+	got, hit, err := e.getCompiledModuleFromCache(m, true)
 	require.NoError(t, err)
 	require.True(t, hit)
 	require.Equal(t, cm.executable, got.executable)
@@ -172,9 +173,62 @@ func TestCacheEntryLayoutStale(t *testing.T) {
 	old, err := io.ReadAll(serializeCompiledModule(e.wazeroVersion, cm))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, old, 0o600))
-	_, hit, err = e.getCompiledModuleFromCache(m)
+	_, hit, err = e.getCompiledModuleFromCache(m, true)
 	require.NoError(t, err)
 	require.False(t, hit)
 	_, err = os.Stat(path)
 	require.True(t, os.IsNotExist(err), "stale entry not deleted: %v", err)
+}
+
+// TestDeserializeCompiledModuleUnverified: without the checksum pass
+// (expctxkeys.SkipCachedCodeChecksum), mapped code is not read, yet the
+// entry's rest (checksum, source map, try-table info) is read from after the
+// code and a file too short for its code still fails. A damaged code byte
+// then loads: that is the trust the option takes. (pybox patch 0011.)
+func TestDeserializeCompiledModuleUnverified(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("code is mapped from the file on Linux only")
+	}
+	code := bytes.Repeat([]byte{0xc3, 0x90, 0x90, 0x90}, 2048) // 8192 bytes
+	in := &compiledModule{
+		executables:     &executables{executable: code},
+		functionOffsets: []int{0, 4},
+		tryTableInfo:    []wazevoapi.TryTableInfo{{NumLocals: 3, ReuseLocals: true, CatchClauses: []wazevoapi.CatchClauseInstance{{Kind: 1, TagIndex: 7}}}},
+	}
+	path, good := writeEntry(t, in)
+	codeAt := bytes.Index(good, code)
+	open := func(path string) (*compiledModule, error) {
+		f, err := os.Open(path)
+		require.NoError(t, err)
+		cm, stale, err := deserializeCompiledModuleVerify(testVersion, f, false)
+		require.False(t, stale)
+		return cm, err
+	}
+	cm, err := open(path)
+	if err != nil && strings.Contains(err.Error(), "mmapping") {
+		t.Skipf("cannot map executable code here: %v", err)
+	}
+	require.NoError(t, err)
+	require.Equal(t, code, cm.executable)
+	require.Equal(t, in.functionOffsets, cm.functionOffsets)
+	require.Equal(t, in.tryTableInfo, cm.tryTableInfo)
+	if !strings.Contains(mappingOf(t, uintptr(unsafe.Pointer(&cm.executable[0]))), path) {
+		t.Skip("the code was copied (a noexec folder), and so verified")
+	}
+	require.NoError(t, platform.MunmapCodeSegment(cm.executable))
+
+	for _, n := range []int{codeAt + 4097, codeAt + len(code) + 3} {
+		short := filepath.Join(t.TempDir(), "entry")
+		require.NoError(t, os.WriteFile(short, good[:n], 0o600))
+		_, err := open(short)
+		require.Error(t, err, "cut at %d", n)
+	}
+
+	damaged := bytes.Clone(good)
+	damaged[codeAt+len(code)-1] ^= 1
+	require.NoError(t, os.WriteFile(path, damaged, 0o600))
+	cm, err = open(path)
+	require.NoError(t, err)
+	require.Equal(t, damaged[codeAt:codeAt+len(code)], cm.executable)
+	require.NoError(t, platform.MunmapCodeSegment(cm.executable))
 }

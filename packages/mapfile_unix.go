@@ -1,0 +1,24 @@
+//go:build unix
+
+package packages
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// mapFile returns the contents of f, mapped read-only: pages are read from
+// the page cache when first touched, and shared with every other process
+// that maps the file. The mapping is never unmapped (the bundle lives as
+// long as the process), and writing to it faults.
+func mapFile(f *os.File) ([]byte, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() == 0 || st.Size() != int64(int(st.Size())) {
+		return os.ReadFile(f.Name())
+	}
+	return unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_SHARED)
+}
