@@ -250,6 +250,7 @@ func (r *runtime) CompileModule(ctx context.Context, binary []byte) (CompiledMod
 			return nil, err
 		}
 		internal.AssignModuleID(binary, nil, r.ensureTermination)
+		r.guardModuleID(ctx, internal)
 		if loaded, err = loader.LoadCompiledModule(ctx, internal, r.ensureTermination); err != nil {
 			return nil, err
 		} else if !loaded {
@@ -285,11 +286,23 @@ func (r *runtime) CompileModule(ctx context.Context, binary []byte) (CompiledMod
 	}
 	if !canLoad {
 		internal.AssignModuleID(binary, listeners, r.ensureTermination)
+		r.guardModuleID(ctx, internal)
 	}
 	if err = r.store.Engine.CompileModule(ctx, internal, listeners, r.ensureTermination); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// guardModuleID gives a module compiled for a guarded memory
+// (experimental.WithGuardedMemory, where the engine implements it) an ID of
+// its own, so that its code and the checked code of the same bytes never
+// share an entry in the engine's memory or in the compilation cache. (pybox
+// patch 0013.)
+func (r *runtime) guardModuleID(ctx context.Context, m *wasm.Module) {
+	if g, ok := r.store.Engine.(interface{ GuardsMemory(context.Context) bool }); ok && g.GuardsMemory(ctx) {
+		m.AddToModuleID([]byte("guarded-memory"))
+	}
 }
 
 // cachedModuleLoader is implemented by engines that can make a module's

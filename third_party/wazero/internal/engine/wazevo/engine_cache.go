@@ -52,7 +52,7 @@ func (e *engine) addCompiledModule(module *wasm.Module, cm *compiledModule) (c *
 	return
 }
 
-func (e *engine) getCompiledModule(module *wasm.Module, listeners []experimental.FunctionListener, ensureTermination bool) (cm *compiledModule, ok bool, err error) {
+func (e *engine) getCompiledModule(module *wasm.Module, listeners []experimental.FunctionListener, ensureTermination, guarded bool) (cm *compiledModule, ok bool, err error) {
 	cm, ok = e.getCompiledModuleFromMemory(module, true)
 	if ok {
 		return
@@ -63,6 +63,7 @@ func (e *engine) getCompiledModule(module *wasm.Module, listeners []experimental
 		cm.module = module
 		cm.sharedFunctions = e.sharedFunctions
 		cm.ensureTermination = ensureTermination
+		cm.guarded = guarded
 		cm.offsets = wazevoapi.NewModuleContextOffsetData(module, len(listeners) > 0)
 		if len(listeners) > 0 {
 			cm.listeners = listeners
@@ -83,6 +84,11 @@ func (e *engine) getCompiledModule(module *wasm.Module, listeners []experimental
 
 		// Set the finalizer.
 		e.setFinalizer(cm.executables, executablesFinalizer)
+		if guarded {
+			if err = cm.executables.registerGuardedCode(); err != nil {
+				return nil, false, err
+			}
+		}
 	}
 	return
 }
@@ -469,11 +475,11 @@ func readUint64(reader io.Reader, b *[8]byte) (uint64, error) {
 // only wasm.Module ValidateStructure and an ID (AssignModuleID): the
 // cache is keyed by a hash of its bytes, which were fully validated before
 // the cached code was compiled from them. (pybox patch 0004.)
-func (e *engine) LoadCompiledModule(_ context.Context, module *wasm.Module, ensureTermination bool) (bool, error) {
+func (e *engine) LoadCompiledModule(ctx context.Context, module *wasm.Module, ensureTermination bool) (bool, error) {
 	if wazevoapi.PerfMapEnabled {
 		wazevoapi.PerfMap.Lock()
 		defer wazevoapi.PerfMap.Unlock()
 	}
-	_, ok, err := e.getCompiledModule(module, nil, ensureTermination)
+	_, ok, err := e.getCompiledModule(module, nil, ensureTermination, guardedMemory(ctx))
 	return ok, err
 }
