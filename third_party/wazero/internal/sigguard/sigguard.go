@@ -68,6 +68,13 @@ var (
 	stacks set
 )
 
+// faults counts the faults the handler turned into exits (atomically, from
+// the handler).
+var faults uint64
+
+// Faults returns the number of faults turned into out-of-bounds exits so far.
+func Faults() uint64 { return atomic.LoadUint64(&faults) }
+
 // ErrFull is returned when a range set has no free slot.
 var ErrFull = errors.New("sigguard: too many guarded modules, memories or concurrent calls")
 

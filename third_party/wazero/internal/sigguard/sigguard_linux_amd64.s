@@ -65,6 +65,10 @@ TEXT ·handler(SB), NOSPLIT|NOFRAME, $0
 	TESTQ R10, R10
 	JZ   chain
 
+	MOVQ $1, AX
+	LOCK
+	XADDQ AX, ·faults(SB)
+
 	// R9 = the execution context of the faulting call. Do what the
 	// compiled code's exit sequence does: record the faulting frame and
 	// the exit code, then return to the entrypoint's Go caller with the

@@ -16,6 +16,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/internal/sigguard"
 	"github.com/tetratelabs/wazero/internal/testing/binaryencoding"
 	"github.com/tetratelabs/wazero/internal/testing/require"
 	"github.com/tetratelabs/wazero/internal/wasm"
@@ -145,6 +146,8 @@ type guardFixture struct {
 	ctx context.Context
 	mod api.Module
 	mem *guardTestMemory
+	// guarded: the module's code relies on the guard region.
+	guarded bool
 }
 
 func newGuardFixture(t *testing.T, r wazero.Runtime, compiled wazero.CompiledModule, limit uint64) *guardFixture {
@@ -152,7 +155,7 @@ func newGuardFixture(t *testing.T, r wazero.Runtime, compiled wazero.CompiledMod
 	ctx := experimental.WithMemoryAllocator(context.Background(), mem)
 	mod, err := r.InstantiateModule(ctx, compiled, wazero.NewModuleConfig().WithName(""))
 	require.NoError(t, err)
-	return &guardFixture{t: t, ctx: ctx, mod: mod, mem: mem}
+	return &guardFixture{t: t, ctx: ctx, mod: mod, mem: mem, guarded: true}
 }
 
 func (f *guardFixture) call(name string, args ...uint64) ([]uint64, error) {
@@ -171,7 +174,13 @@ func (f *guardFixture) ok(name string, args ...uint64) uint64 {
 
 func (f *guardFixture) traps(name string, args ...uint64) {
 	f.t.Helper()
+	before := sigguard.Faults()
 	_, err := f.call(name, args...)
+	if f.guarded && name != "grow_then_load" && name != "call_grow_then_load" {
+		// The trap was a fault, not a bounds check. (Other goroutines'
+		// faults may be counted too.)
+		require.True(f.t, sigguard.Faults() > before, "no fault counted")
+	}
 	require.Error(f.t, err, fmt.Sprintf("%s%v", name, args))
 	require.True(f.t, errors.Is(err, wasmruntime.ErrRuntimeOutOfBoundsMemoryAccess), err.Error())
 	// The instance is still usable.
@@ -306,7 +315,10 @@ func TestGuardedMemoryCheckedCodeIsSeparate(t *testing.T) {
 				require.True(t, errors.Is(err, wasmruntime.ErrRuntimeOutOfBoundsMemoryAccess))
 			}
 			f := newGuardFixture(t, r, compiled, 0)
+			f.guarded = guarded
+			before := sigguard.Faults()
 			f.traps("load32", page)
+			require.Equal(t, guarded, sigguard.Faults() > before)
 			f.traps("load_off", 1)
 			require.NoError(t, r.Close(ctx))
 		}
