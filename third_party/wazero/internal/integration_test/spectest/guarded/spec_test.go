@@ -1,11 +1,12 @@
 //go:build linux && amd64
 
-// Package guarded runs wazero's released spec tests (core 2.0) with
+// The tests run wazero's released spec tests (core 2.0) with
 // experimental.WithGuardedMemory, every memory from a guarded allocator, so
 // that every load and store relies on the guard region and the fault handler
 // (pybox patch 0013). The test data is that of the released module in the Go
 // module cache (go mod download fetches it; the fork does not copy 48 MB of
 // it).
+
 package guarded
 
 import (
