@@ -428,3 +428,38 @@ func TestGuardedMemoryConcurrentFaults(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// BenchmarkGuardedCall measures a call of a tiny exported function with and
+// without guarded memory: the guarded call registers its stack with the
+// fault handler on entry and clears it on return.
+func BenchmarkGuardedCall(b *testing.B) {
+	for _, guarded := range []bool{false, true} {
+		b.Run(fmt.Sprintf("guarded=%v", guarded), func(b *testing.B) {
+			ctx := context.Background()
+			if guarded {
+				ctx = experimental.WithGuardedMemory(ctx)
+			}
+			r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler())
+			defer r.Close(ctx)
+			compiled, err := r.CompileModule(ctx, guardTestModule())
+			if err != nil {
+				b.Fatal(err)
+			}
+			mem := &guardTestMemory{reserve: guardReserve}
+			ictx := experimental.WithMemoryAllocator(context.Background(), mem)
+			mod, err := r.InstantiateModule(ictx, compiled, wazero.NewModuleConfig())
+			if err != nil {
+				b.Fatal(err)
+			}
+			fn := mod.ExportedFunction("load32")
+			stack := []uint64{8}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				stack[0] = 8
+				if err := fn.CallWithStack(ictx, stack); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
