@@ -89,12 +89,11 @@ type (
 	compiledModule struct {
 		*executables
 		// functionOffsets maps a local function index to the offset in the executable.
-		functionOffsets   []int
-		parent            *engine
-		module            *wasm.Module
-		ensureTermination bool
-		// guarded: compiled for a guarded memory (pybox patch 0013).
-		guarded                   bool
+		functionOffsets           []int
+		parent                    *engine
+		module                    *wasm.Module
+		ensureTermination         bool
+		guarded                   bool // compiled for a guarded memory (pybox patch 0013)
 		listeners                 []experimental.FunctionListener
 		listenerBeforeTrampolines []*byte
 		listenerAfterTrampolines  []*byte

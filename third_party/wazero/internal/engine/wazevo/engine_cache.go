@@ -76,19 +76,19 @@ func (e *engine) getCompiledModule(module *wasm.Module, listeners []experimental
 				cm.listenerAfterTrampolines[i] = after
 			}
 		}
+		// Set the finalizer.
+		e.setFinalizer(cm.executables, executablesFinalizer)
+		if guarded {
+			// Before any instance can run it (pybox patch 0013).
+			if err = cm.executables.registerGuardedCode(); err != nil {
+				return nil, false, err
+			}
+		}
 		e.addCompiledModuleToMemory(module, cm)
 		ssaBuilder := ssa.NewBuilder()
 		machine := newMachine()
 		be := backend.NewCompiler(context.Background(), machine, ssaBuilder)
 		cm.executables.compileEntryPreambles(module, machine, be)
-
-		// Set the finalizer.
-		e.setFinalizer(cm.executables, executablesFinalizer)
-		if guarded {
-			if err = cm.executables.registerGuardedCode(); err != nil {
-				return nil, false, err
-			}
-		}
 	}
 	return
 }

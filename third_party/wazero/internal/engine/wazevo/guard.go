@@ -75,6 +75,9 @@ func (m *moduleEngine) CheckMemory() error {
 	if !m.parent.guarded || m.module.MemoryInstance == nil {
 		return nil
 	}
+	if len(m.parent.executable) > 0 && m.parent.guardCode == 0 {
+		return errors.New("BUG: guarded code is not registered with the fault handler")
+	}
 	mem := m.module.MemoryInstance
 	g, ok := mem.LinearMemory().(experimental.GuardedLinearMemory)
 	if !ok {

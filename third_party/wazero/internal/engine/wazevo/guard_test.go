@@ -108,7 +108,7 @@ func guardTestModule() []byte {
 			{Results: []wasm.ValueType{i32}},                                     // 5
 			{Params: []wasm.ValueType{i32, i32}, Results: []wasm.ValueType{i32}}, // 6
 		},
-		FunctionSection: []wasm.Index{0, 1, 2, 3, 0, 4, 5, 6, 6, 0},
+		FunctionSection: []wasm.Index{0, 1, 2, 3, 0, 4, 5, 6, 6, 0, 6},
 		CodeSection: []wasm.Code{
 			{Body: []byte{0x20, 0, 0x28, 2, 0, 0x0b}},                                                    // 0 load32(a): i32.load a
 			{Body: cat([]byte{0x20, 0, 0x29, 3}, u32max, []byte{0x0b})},                                  // 1 load_off(a): i64.load offset=0xFFFFFFFF
@@ -120,6 +120,8 @@ func guardTestModule() []byte {
 			{Body: []byte{0x20, 0, 0x28, 2, 0, 0x1a, 0x20, 1, 0x40, 0, 0x1a, 0x20, 0, 0x28, 2, 0, 0x0b}}, // 7 grow_then_load(a, n): load, memory.grow n, load again
 			{Body: []byte{0x20, 0, 0x28, 2, 0, 0x1a, 0x20, 1, 0x10, 4, 0x1a, 0x20, 0, 0x28, 2, 0, 0x0b}}, // 8 call_grow_then_load(a, n): the same, growing in a callee
 			{Body: []byte{0x20, 0, 0xfd, 0, 4, 0, 0xfd, 0x1b, 0, 0x0b}},                                  // 9 load_v128(a): i32x4.extract_lane 0 (v128.load a)
+			// 10 call_grow_then_fill(a, n): call grow(n), then memory.fill(a, 1, 4) (checked against the length reloaded after the call)
+			{Body: []byte{0x20, 1, 0x10, 4, 0x1a, 0x20, 0, 0x41, 1, 0x41, 4, 0xfc, 0x0b, 0, 0x41, 0, 0x0b}},
 		},
 		MemorySection: &wasm.Memory{Min: 1, Max: 4, IsMaxEncoded: true},
 		ExportSection: []wasm.Export{
@@ -134,6 +136,7 @@ func guardTestModule() []byte {
 			{Type: wasm.ExternTypeFunc, Name: "grow_then_load", Index: 7},
 			{Type: wasm.ExternTypeFunc, Name: "call_grow_then_load", Index: 8},
 			{Type: wasm.ExternTypeFunc, Name: "load_v128", Index: 9},
+			{Type: wasm.ExternTypeFunc, Name: "call_grow_then_fill", Index: 10},
 		},
 	}
 	return binaryencoding.EncodeModule(m)
@@ -260,6 +263,19 @@ func TestGuardedMemoryGrowInsideFunction(t *testing.T) {
 	require.Equal(t, uint64(4), f.ok("size"))
 	require.Equal(t, uint64(0), f.ok("load32", 4*page-4))
 	f.traps("load32", 4*page)
+}
+
+func TestGuardedMemoryBulkCheckAfterCalleeGrows(t *testing.T) {
+	r, compiled := guardedRuntime(t)
+	f := newGuardFixture(t, r, compiled, 0)
+	// memory.fill keeps its bounds check, against the length reloaded after
+	// the call that grew the memory (the base is kept).
+	_, err := f.call("call_grow_then_fill", page, 0)
+	require.True(t, errors.Is(err, wasmruntime.ErrRuntimeOutOfBoundsMemoryAccess))
+	f.ok("call_grow_then_fill", page, 1)
+	require.Equal(t, uint64(0x01010101), f.ok("load32", page))
+	_, err = f.call("call_grow_then_fill", 2*page-2, 0)
+	require.True(t, errors.Is(err, wasmruntime.ErrRuntimeOutOfBoundsMemoryAccess))
 }
 
 func TestGuardedMemoryTrapStackTrace(t *testing.T) {
