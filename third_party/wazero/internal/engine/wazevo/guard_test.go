@@ -120,8 +120,9 @@ func guardTestModule() []byte {
 			{Body: []byte{0x20, 0, 0x28, 2, 0, 0x1a, 0x20, 1, 0x40, 0, 0x1a, 0x20, 0, 0x28, 2, 0, 0x0b}}, // 7 grow_then_load(a, n): load, memory.grow n, load again
 			{Body: []byte{0x20, 0, 0x28, 2, 0, 0x1a, 0x20, 1, 0x10, 4, 0x1a, 0x20, 0, 0x28, 2, 0, 0x0b}}, // 8 call_grow_then_load(a, n): the same, growing in a callee
 			{Body: []byte{0x20, 0, 0xfd, 0, 4, 0, 0xfd, 0x1b, 0, 0x0b}},                                  // 9 load_v128(a): i32x4.extract_lane 0 (v128.load a)
-			// 10 call_grow_then_fill(a, n): call grow(n), then memory.fill(a, 1, 4) (checked against the length reloaded after the call)
-			{Body: []byte{0x20, 1, 0x10, 4, 0x1a, 0x20, 0, 0x41, 1, 0x41, 4, 0xfc, 0x0b, 0, 0x41, 0, 0x0b}},
+			// 10 call_grow_then_atomic(a, n): i32.atomic.load 0 (reads the length), call grow(n), then
+			// i32.atomic.load a, checked against the length reloaded after the call
+			{Body: []byte{0x41, 0, 0xfe, 0x10, 2, 0, 0x1a, 0x20, 1, 0x10, 4, 0x1a, 0x20, 0, 0xfe, 0x10, 2, 0, 0x0b}},
 		},
 		MemorySection: &wasm.Memory{Min: 1, Max: 4, IsMaxEncoded: true},
 		ExportSection: []wasm.Export{
@@ -136,7 +137,7 @@ func guardTestModule() []byte {
 			{Type: wasm.ExternTypeFunc, Name: "grow_then_load", Index: 7},
 			{Type: wasm.ExternTypeFunc, Name: "call_grow_then_load", Index: 8},
 			{Type: wasm.ExternTypeFunc, Name: "load_v128", Index: 9},
-			{Type: wasm.ExternTypeFunc, Name: "call_grow_then_fill", Index: 10},
+			{Type: wasm.ExternTypeFunc, Name: "call_grow_then_atomic", Index: 10},
 		},
 	}
 	return binaryencoding.EncodeModule(m)
@@ -192,7 +193,8 @@ func (f *guardFixture) traps(name string, args ...uint64) {
 
 func guardedRuntime(t *testing.T) (wazero.Runtime, wazero.CompiledModule) {
 	ctx := experimental.WithGuardedMemory(context.Background())
-	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler())
+	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().
+		WithCoreFeatures(api.CoreFeaturesV2|experimental.CoreFeaturesThreads))
 	t.Cleanup(func() { _ = r.Close(ctx) })
 	compiled, err := r.CompileModule(ctx, guardTestModule())
 	require.NoError(t, err)
@@ -265,16 +267,18 @@ func TestGuardedMemoryGrowInsideFunction(t *testing.T) {
 	f.traps("load32", 4*page)
 }
 
-func TestGuardedMemoryBulkCheckAfterCalleeGrows(t *testing.T) {
+func TestGuardedMemoryAtomicCheckAfterCalleeGrows(t *testing.T) {
 	r, compiled := guardedRuntime(t)
 	f := newGuardFixture(t, r, compiled, 0)
-	// memory.fill keeps its bounds check, against the length reloaded after
+	// Atomics keep their bounds check, against the length reloaded after
 	// the call that grew the memory (the base is kept).
-	_, err := f.call("call_grow_then_fill", page, 0)
+	_, err := f.call("call_grow_then_atomic", page, 0)
 	require.True(t, errors.Is(err, wasmruntime.ErrRuntimeOutOfBoundsMemoryAccess))
-	f.ok("call_grow_then_fill", page, 1)
-	require.Equal(t, uint64(0x01010101), f.ok("load32", page))
-	_, err = f.call("call_grow_then_fill", 2*page-2, 0)
+	f.ok("store", page-4, 9)
+	require.Equal(t, uint64(9), f.ok("call_grow_then_atomic", page-4, 0))
+	require.Equal(t, uint64(0), f.ok("call_grow_then_atomic", page, 1))
+	require.Equal(t, uint64(2), f.ok("size"))
+	_, err = f.call("call_grow_then_atomic", 2*page, 0)
 	require.True(t, errors.Is(err, wasmruntime.ErrRuntimeOutOfBoundsMemoryAccess))
 }
 
@@ -319,7 +323,8 @@ func TestGuardedMemoryCheckedCodeIsSeparate(t *testing.T) {
 			if guarded {
 				ctx = experimental.WithGuardedMemory(ctx)
 			}
-			r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().WithCompilationCache(cache))
+			r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().WithCompilationCache(cache).
+				WithCoreFeatures(api.CoreFeaturesV2|experimental.CoreFeaturesThreads))
 			compiled, err := r.CompileModule(ctx, bin)
 			require.NoError(t, err)
 			mod, err := r.InstantiateModule(context.Background(), compiled, wazero.NewModuleConfig())
@@ -455,7 +460,8 @@ func BenchmarkGuardedCall(b *testing.B) {
 			if guarded {
 				ctx = experimental.WithGuardedMemory(ctx)
 			}
-			r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler())
+			r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().
+				WithCoreFeatures(api.CoreFeaturesV2|experimental.CoreFeaturesThreads))
 			defer r.Close(ctx)
 			compiled, err := r.CompileModule(ctx, guardTestModule())
 			if err != nil {
