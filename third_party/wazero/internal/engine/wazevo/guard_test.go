@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/signal"
 	"runtime"
 	"sync"
@@ -484,4 +485,28 @@ func BenchmarkGuardedCall(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestGuardedMemorySIGBUS: a guest access to a page of its memory that is
+// mapped from a file but lies past the file's end raises SIGBUS, not
+// SIGSEGV. The handler treats it the same way (the access is stopped
+// either way): the call traps and the host carries on.
+func TestGuardedMemorySIGBUS(t *testing.T) {
+	r, compiled := guardedRuntime(t)
+	f := newGuardFixture(t, r, compiled, 0)
+	file, err := os.CreateTemp(t.TempDir(), "short")
+	require.NoError(t, err)
+	defer file.Close()
+	require.NoError(t, file.Truncate(4096)) // one host page of the 64 KiB
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(f.mem.mapping)))
+	_, _, errno := syscall.Syscall6(syscall.SYS_MMAP, base, page, syscall.PROT_READ|syscall.PROT_WRITE,
+		syscall.MAP_SHARED|syscall.MAP_FIXED, file.Fd(), 0)
+	require.Zero(t, errno)
+	f.ok("store", 8, 5)
+	require.Equal(t, uint64(5), f.ok("load32", 8))
+	before := sigguard.Faults()
+	_, err = f.call("load32", 8192) // in bounds for Wasm, past the file's end
+	require.True(t, errors.Is(err, wasmruntime.ErrRuntimeOutOfBoundsMemoryAccess), fmt.Sprint(err))
+	require.True(t, sigguard.Faults() > before)
+	require.Equal(t, uint64(5), f.ok("load32", 8))
 }
