@@ -42,14 +42,16 @@ const slotCount = 4096
 // (offsets 0, 8, 16, 24) is read by the assembly handler.
 type slot struct {
 	seq, lo, hi, val uint64
-	used             bool // guarded by set.mu; not read by the handler
-	_                [64 - 5*8]byte
+	busy             uint32 // 1 while owned (claimed by CAS); not read by the handler
+	_                [64 - 4*8 - 4]byte
 }
 
 // set is a fixed array of address ranges [lo, hi) with a value each. Its
 // storage is static and never freed, so the handler may read any slot at
 // any time. n, the number of slots ever used, bounds the handler's scan;
-// it only grows.
+// it only grows. Slots are claimed without locks (a call registers its
+// stack on every entry); mu only serialises AddReservation's check for a
+// duplicate with RemoveReservation.
 type set struct {
 	n     uint64
 	_     [56]byte
@@ -79,17 +81,19 @@ func Faults() uint64 { return atomic.LoadUint64(&faults) }
 var ErrFull = errors.New("sigguard: too many guarded modules, memories or concurrent calls")
 
 func (s *set) add(lo, hi, val uintptr) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	for i := range s.slots {
 		sl := &s.slots[i]
-		if sl.used {
+		if atomic.LoadUint32(&sl.busy) != 0 || !atomic.CompareAndSwapUint32(&sl.busy, 0, 1) {
 			continue
 		}
-		sl.used = true
 		s.write(i, lo, hi, val)
-		if uint64(i) >= atomic.LoadUint64(&s.n) {
-			atomic.StoreUint64(&s.n, uint64(i)+1)
+		// Raise the high-water mark to cover slot i (before the caller
+		// can run code whose faults need it).
+		for {
+			n := atomic.LoadUint64(&s.n)
+			if uint64(i) < n || atomic.CompareAndSwapUint64(&s.n, n, uint64(i)+1) {
+				break
+			}
 		}
 		return i, nil
 	}
@@ -113,9 +117,7 @@ func (s *set) remove(i int) {
 		return
 	}
 	s.write(i, 0, 0, 0) // empty range: matches nothing
-	s.mu.Lock()
-	s.slots[i].used = false
-	s.mu.Unlock()
+	atomic.StoreUint32(&s.slots[i].busy, 0)
 }
 
 // lookup is the Go version of the handler's scan (for tests).
@@ -150,14 +152,13 @@ func RemoveCode(i int) { codeRanges.remove(i) }
 // adding the same range again is a no-op.
 func AddReservation(lo, hi uintptr) error {
 	reservations.mu.Lock()
+	defer reservations.mu.Unlock()
 	for i := uint64(0); i < atomic.LoadUint64(&reservations.n); i++ {
 		sl := &reservations.slots[i]
-		if sl.used && sl.lo == uint64(lo) && sl.hi == uint64(hi) {
-			reservations.mu.Unlock()
+		if atomic.LoadUint32(&sl.busy) != 0 && atomic.LoadUint64(&sl.lo) == uint64(lo) && atomic.LoadUint64(&sl.hi) == uint64(hi) {
 			return nil
 		}
 	}
-	reservations.mu.Unlock()
 	_, err := reservations.add(lo, hi, 0)
 	return err
 }
@@ -166,16 +167,12 @@ func AddReservation(lo, hi uintptr) error {
 // must be called before the reservation is unmapped.
 func RemoveReservation(lo uintptr) {
 	reservations.mu.Lock()
-	var found []int
+	defer reservations.mu.Unlock()
 	for i := uint64(0); i < atomic.LoadUint64(&reservations.n); i++ {
 		sl := &reservations.slots[i]
-		if sl.used && sl.lo == uint64(lo) {
-			found = append(found, int(i))
+		if atomic.LoadUint32(&sl.busy) != 0 && atomic.LoadUint64(&sl.lo) == uint64(lo) {
+			reservations.remove(int(i))
 		}
-	}
-	reservations.mu.Unlock()
-	for _, i := range found {
-		reservations.remove(i)
 	}
 }
 
