@@ -90,6 +90,9 @@ const moduleKeying = "digest1"
 func buildTag() string {
 	h := sha256.New()
 	fmt.Fprintln(h, goruntime.GOOS, goruntime.GOARCH, forkCacheVersion+forkCacheLayout, moduleKeying)
+	if guardedMemory() {
+		fmt.Fprintln(h, "guarded memory") // other code, other cache entry
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, d := range bi.Deps {
 			if d.Path == "github.com/tetratelabs/wazero" {

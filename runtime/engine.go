@@ -267,7 +267,11 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 
 	start := time.Now()
-	compiled, cacheHit, err := e.compile(ctx, cfg.Progress, cfg.SkipCodeChecksum)
+	cctx := ctx
+	if guardedMemory() {
+		cctx = experimental.WithGuardedMemory(ctx)
+	}
+	compiled, cacheHit, err := e.compile(cctx, cfg.Progress, cfg.SkipCodeChecksum)
 	if err != nil {
 		e.Close(ctx)
 		return nil, fmt.Errorf("compile python.wasm: %w", err)
@@ -307,6 +311,19 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		go e.fillPool()
 	}
 	return e, nil
+}
+
+// guardedMemory reports whether python.wasm is compiled for a guarded memory
+// (wazero fork patch 0012): loads and stores without bounds checks, relying
+// on limitedMemory's PROT_NONE reservation of 8 GiB + 64 KiB past the memory's
+// base and on the fork's fault handler to turn an access past the end into
+// the same out-of-bounds trap. About half the machine code and a quarter less
+// CPU time (docs/RATIONALE.md, "Guarded memory"). The fork implements it on
+// linux/amd64; elsewhere the code keeps its checks. PYBOX_BOUNDS_CHECKS=1
+// compiles the checks anyway (to compare, or to rule the handler out); the
+// two kinds of code have separate cache entries.
+func guardedMemory() bool {
+	return goruntime.GOOS == "linux" && goruntime.GOARCH == "amd64" && os.Getenv("PYBOX_BOUNDS_CHECKS") != "1"
 }
 
 // compile makes python.wasm's compiled code available. From the cache it

@@ -15,15 +15,23 @@ import (
 // its limit. A refused memory.grow returns -1 to the guest: malloc fails and
 // Python raises MemoryError, while the host is unaffected.
 //
-// The memory never moves: Allocate reserves the module's whole address range
-// (4 GiB for wasm32) with PROT_NONE, which commits nothing, and growth only
-// makes more of it readable and writable. So the host can store interrupt
-// flags into guest memory from another goroutine (store32) without racing a
-// grow that would copy memory to a new buffer and drop the store, and growth
-// costs no copying. Free unmaps it, returning the memory to the OS at once.
+// The memory never moves: Allocate reserves 8 GiB + 64 KiB of address space
+// (experimental.GuardedMemoryReservation) with PROT_NONE and MAP_NORESERVE,
+// which commits nothing, and growth only makes more of it readable and
+// writable. So the host can store interrupt flags into guest memory from
+// another goroutine (store32) without racing a grow that would copy memory
+// to a new buffer and drop the store, and growth costs no copying. Free
+// unmaps it, returning the memory to the OS at once.
 //
-// It implements wazero's experimental.MemoryAllocator and LinearMemory; one
-// value serves exactly one instance.
+// The reservation covers every address a wasm32 load or store can form
+// (base + 32-bit index + 32-bit offset + at most 16 bytes), and every byte
+// past the current size stays PROT_NONE: that is what wazero's guarded-memory
+// code (experimental.WithGuardedMemory, see guardedMemory in engine.go)
+// relies on instead of bounds checks, and also what makes the memory limit
+// hold. Reserved reports it (experimental.GuardedLinearMemory).
+//
+// It implements wazero's experimental.MemoryAllocator and
+// GuardedLinearMemory; one value serves exactly one instance.
 type limitedMemory struct {
 	limit   atomic.Uint64 // set before the guest runs a job; read on growth
 	max     uint64        // the module's own maximum
@@ -42,9 +50,13 @@ type limitedMemory struct {
 // Allocate implements experimental.MemoryAllocator.
 func (m *limitedMemory) Allocate(cap, max uint64) experimental.LinearMemory {
 	m.max = max
-	mapping, err := unix.Mmap(-1, 0, int(max), unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANON|unix.MAP_NORESERVE)
+	reserve := uint64(experimental.GuardedMemoryReservation)
+	if max > reserve {
+		reserve = max
+	}
+	mapping, err := unix.Mmap(-1, 0, int(reserve), unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANON|unix.MAP_NORESERVE)
 	if err != nil {
-		m.err = fmt.Errorf("reserve %d bytes of address space for the guest: %w", max, err)
+		m.err = fmt.Errorf("reserve %d bytes of address space for the guest: %w", reserve, err)
 		return m // every Reallocate fails: instantiation reports it
 	}
 	m.mapping = mapping
@@ -89,6 +101,10 @@ func (m *limitedMemory) Reallocate(size uint64) []byte {
 	}
 	return m.mapping[:size:size]
 }
+
+// Reserved implements experimental.GuardedLinearMemory: the size of the
+// reservation, of which the bytes past the current size are PROT_NONE.
+func (m *limitedMemory) Reserved() uint64 { return uint64(len(m.mapping)) }
 
 // Free implements experimental.LinearMemory.
 func (m *limitedMemory) Free() {

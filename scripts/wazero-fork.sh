@@ -21,7 +21,8 @@ FORK=third_party/wazero
 MOD=github.com/tetratelabs/wazero
 
 # Packages whose tests stay (the patched ones; the integration and spec tests
-# of exception handling).
+# of exception handling; the guarded-memory spec tests, which read the
+# released spec test data from the module cache).
 TESTED=(
   internal/engine/wazevo
   internal/engine/wazevo/backend
@@ -29,6 +30,8 @@ TESTED=(
   internal/engine/wazevo/wazevoapi
   internal/integration_test/engine
   internal/integration_test/spectest/exception-handling
+  internal/integration_test/spectest/guarded
+  internal/sigguard
 )
 # In internal/integration_test/engine only the exception-handling tests
 # (exceptions_test.go, eh_*_test.go) stay.

@@ -258,6 +258,7 @@ func (r *runtime) CompileModule(ctx context.Context, binary []byte) (CompiledMod
 			return nil, err
 		}
 		internal.AssignModuleID(idInput, nil, r.ensureTermination)
+		r.guardModuleID(ctx, internal)
 		if loaded, err = loader.LoadCompiledModule(ctx, internal, r.ensureTermination); err != nil {
 			return nil, err
 		} else if !loaded {
@@ -296,6 +297,7 @@ func (r *runtime) CompileModule(ctx context.Context, binary []byte) (CompiledMod
 	}
 	if !canLoad {
 		internal.AssignModuleID(idInput, listeners, r.ensureTermination)
+		r.guardModuleID(ctx, internal)
 	}
 	if err = r.store.Engine.CompileModule(ctx, internal, listeners, r.ensureTermination); err != nil {
 		return nil, err
@@ -312,6 +314,17 @@ func moduleIDInput(ctx context.Context, binary []byte) []byte {
 		return binary
 	}
 	return append([]byte("wazero module digest\x00"), digest[:]...)
+}
+
+// guardModuleID gives a module compiled for a guarded memory
+// (experimental.WithGuardedMemory, where the engine implements it) an ID of
+// its own, so that its code and the checked code of the same bytes never
+// share an entry in the engine's memory or in the compilation cache. (pybox
+// patch 0012.)
+func (r *runtime) guardModuleID(ctx context.Context, m *wasm.Module) {
+	if g, ok := r.store.Engine.(interface{ GuardsMemory(context.Context) bool }); ok && g.GuardsMemory(ctx) {
+		m.AddToModuleID([]byte("guarded-memory"))
+	}
 }
 
 // cachedModuleLoader is implemented by engines that can make a module's

@@ -103,6 +103,12 @@ func NewMemoryInstance(memSec *Memory, allocator experimental.MemoryAllocator, m
 	}
 }
 
+// LinearMemory returns the memory from the experimental.MemoryAllocator that
+// backs this instance, or nil (pybox patch 0012).
+func (m *MemoryInstance) LinearMemory() experimental.LinearMemory {
+	return m.expBuffer
+}
+
 // Definition implements the same method as documented on api.Memory.
 func (m *MemoryInstance) Definition() api.MemoryDefinition {
 	return m.definition
@@ -246,6 +252,11 @@ func (m *MemoryInstance) Grow(delta uint32) (result uint32, ok bool) {
 		if buffer == nil {
 			// Allocator failed to grow.
 			return 0, false
+		}
+		if _, guarded := m.expBuffer.(experimental.GuardedLinearMemory); guarded && unsafe.SliceData(buffer) != unsafe.SliceData(m.Buffer) {
+			// Compiled code may keep the base address across calls (pybox
+			// patch 0012).
+			panic("guarded memory cannot move, this is a bug in the memory allocator")
 		}
 		if m.Shared {
 			if unsafe.SliceData(buffer) != unsafe.SliceData(m.Buffer) {

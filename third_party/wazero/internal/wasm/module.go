@@ -229,6 +229,15 @@ func (m *Module) AssignModuleID(wasm []byte, listeners []experimental.FunctionLi
 	h.Sum(m.ID[:0])
 }
 
+// AddToModuleID replaces m.ID by the hash of m.ID and tag, for a variant of
+// the module's compiled code that must not share its ID (pybox patch 0012).
+func (m *Module) AddToModuleID(tag []byte) {
+	h := sha256.New()
+	h.Write(m.ID[:])
+	h.Write(tag)
+	h.Sum(m.ID[:0])
+}
+
 func boolToByte(b bool) (ret byte) {
 	if b {
 		ret = 1

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/internal/sigguard"
 	"github.com/tetratelabs/wazero/sys"
 )
 
@@ -157,6 +160,10 @@ func (m *ModuleInstance) ensureResourcesClosed(ctx context.Context) (err error) 
 
 	if mem := m.MemoryInstance; mem != nil {
 		if mem.expBuffer != nil {
+			if _, guarded := mem.expBuffer.(experimental.GuardedLinearMemory); guarded {
+				// Faults in it are no longer Wasm traps (pybox patch 0012).
+				sigguard.RemoveReservation(uintptr(unsafe.Pointer(unsafe.SliceData(mem.Buffer))))
+			}
 			mem.expBuffer.Free()
 			mem.expBuffer = nil
 		}

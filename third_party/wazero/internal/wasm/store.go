@@ -375,6 +375,17 @@ func (s *Store) instantiate(
 	m.buildGlobals(module, m.Engine.FunctionInstanceReference)
 	m.buildTags(module)
 	m.buildMemory(module, allocator)
+	// Code compiled for a guarded memory runs with no other (pybox patch
+	// 0012).
+	if g, ok := m.Engine.(interface{ CheckMemory() error }); ok {
+		if err = g.CheckMemory(); err != nil {
+			if mem := m.MemoryInstance; module.MemorySection != nil && mem != nil && mem.expBuffer != nil {
+				mem.expBuffer.Free()
+				mem.expBuffer = nil
+			}
+			return nil, err
+		}
+	}
 	m.Exports = module.Exports
 	for _, exp := range m.Exports {
 		if exp.Type == ExternTypeTable {

@@ -49,6 +49,9 @@ type (
 		// pendingException holds the most recently caught exception, so handler
 		// code can read its params after re-entry.
 		pendingException *wasm.Exception
+		// guardSlot is the sigguard slot of the stack while guardDepth > 0
+		// calls of a guarded module run on it (pybox patch 0012).
+		guardSlot, guardDepth int
 	}
 
 	// tryHandler records the state at a try_table entry for exception handling.
@@ -320,6 +323,13 @@ func (c *callEngine) callWithStack(ctx context.Context, paramResultStack []uint6
 
 	// Clear any stale try_table handlers from a previous call.
 	c.tryHandlers = c.tryHandlers[:0]
+
+	if p.parent.guarded {
+		if err := c.guardEnter(); err != nil {
+			return err
+		}
+		defer c.guardLeave()
+	}
 
 	var paramResultPtr *uint64
 	if len(paramResultStack) > 0 {
@@ -877,6 +887,7 @@ func (c *callEngine) growStack() (newSP, newFP uintptr, err error) {
 	newLen := 2*currentLen + c.execCtx.stackGrowRequiredSize + 16 // Stack might be aligned to 16 bytes, so add 16 bytes just in case.
 	newSP, newFP, c.stackTop, c.stack = c.cloneStack(newLen)
 	c.execCtx.stackBottomPtr = &c.stack[0]
+	c.guardUpdate()
 	return
 }
 
@@ -1018,6 +1029,7 @@ func (s *snapshot) doRestore() {
 	c := s.c
 	c.stack = s.stack
 	c.stackTop = s.top
+	c.guardUpdate()
 	ec := &c.execCtx
 	ec.stackBottomPtr = &c.stack[0]
 	ec.stackPointerBeforeGoCall = spp

@@ -93,6 +93,7 @@ type (
 		parent                    *engine
 		module                    *wasm.Module
 		ensureTermination         bool
+		guarded                   bool // compiled for a guarded memory (pybox patch 0012)
 		listeners                 []experimental.FunctionListener
 		listenerBeforeTrampolines []*byte
 		listenerAfterTrampolines  []*byte
@@ -111,6 +112,8 @@ type (
 		executable         []byte
 		entryPreambles     []byte
 		entryPreamblesPtrs []*byte
+		// guardCode is 1 + the sigguard slot of executable, 0 if none.
+		guardCode int
 	}
 )
 
@@ -158,7 +161,7 @@ func (e *engine) CompileModule(ctx context.Context, module *wasm.Module, listene
 		defer wazevoapi.PerfMap.Unlock()
 	}
 
-	if _, ok, err := e.getCompiledModule(module, listeners, ensureTermination, true); ok { // cache hit!
+	if _, ok, err := e.getCompiledModule(module, listeners, ensureTermination, true, guardedMemory(ctx)); ok { // cache hit!
 		return nil
 	} else if err != nil {
 		return err
@@ -243,6 +246,7 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 	cm := &compiledModule{
 		offsets: wazevoapi.NewModuleContextOffsetData(module, withListener), parent: e, module: module,
 		ensureTermination: ensureTermination,
+		guarded:           guardedMemory(ctx),
 		executables:       &executables{},
 	}
 
@@ -273,6 +277,7 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 	if workers := experimental.GetCompilationWorkers(ctx); workers <= 1 {
 		// Compile with a single goroutine.
 		fe := frontend.NewFrontendCompiler(module, ssaBuilder, &cm.offsets, ensureTermination, withListener, needSourceInfo)
+		fe.SetGuardedMemory(cm.guarded)
 
 		for i := range module.CodeSection {
 			if wazevoapi.DeterministicCompilationVerifierEnabled {
@@ -328,6 +333,7 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 				fe := frontend.NewFrontendCompiler(
 					module, ssaBuilder, &cm.offsets, ensureTermination, withListener, needSourceInfo).
 					WithTryTableMetadata(sharedTTM)
+				fe.SetGuardedMemory(cm.guarded)
 
 				for {
 					if err := ctx.Err(); err != nil {
@@ -406,6 +412,11 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 	}
 	cm.sharedFunctions = e.sharedFunctions
 	e.setFinalizer(cm.executables, executablesFinalizer)
+	if cm.guarded {
+		if err = cm.executables.registerGuardedCode(); err != nil {
+			return nil, err
+		}
+	}
 	return cm, nil
 }
 
@@ -926,6 +937,7 @@ func sharedFunctionsFinalizer(sf *sharedFunctions) {
 }
 
 func executablesFinalizer(exec *executables) {
+	exec.unregisterGuardedCode()
 	if len(exec.executable) > 0 {
 		if err := platform.MunmapCodeSegment(exec.executable); err != nil {
 			panic(err)

@@ -54,8 +54,9 @@ func (e *engine) addCompiledModule(module *wasm.Module, cm *compiledModule) (c *
 }
 
 // verifyCode false skips the checksum of mapped code (pybox patch 0011:
-// see expctxkeys.SkipCachedCodeChecksum).
-func (e *engine) getCompiledModule(module *wasm.Module, listeners []experimental.FunctionListener, ensureTermination, verifyCode bool) (cm *compiledModule, ok bool, err error) {
+// see expctxkeys.SkipCachedCodeChecksum); guarded marks code compiled for a
+// guarded memory (pybox patch 0012).
+func (e *engine) getCompiledModule(module *wasm.Module, listeners []experimental.FunctionListener, ensureTermination, verifyCode, guarded bool) (cm *compiledModule, ok bool, err error) {
 	cm, ok = e.getCompiledModuleFromMemory(module, true)
 	if ok {
 		return
@@ -66,6 +67,7 @@ func (e *engine) getCompiledModule(module *wasm.Module, listeners []experimental
 		cm.module = module
 		cm.sharedFunctions = e.sharedFunctions
 		cm.ensureTermination = ensureTermination
+		cm.guarded = guarded
 		cm.offsets = wazevoapi.NewModuleContextOffsetData(module, len(listeners) > 0)
 		if len(listeners) > 0 {
 			cm.listeners = listeners
@@ -78,14 +80,19 @@ func (e *engine) getCompiledModule(module *wasm.Module, listeners []experimental
 				cm.listenerAfterTrampolines[i] = after
 			}
 		}
+		// Set the finalizer.
+		e.setFinalizer(cm.executables, executablesFinalizer)
+		if guarded {
+			// Before any instance can run it (pybox patch 0012).
+			if err = cm.executables.registerGuardedCode(); err != nil {
+				return nil, false, err
+			}
+		}
 		e.addCompiledModuleToMemory(module, cm)
 		ssaBuilder := ssa.NewBuilder()
 		machine := newMachine()
 		be := backend.NewCompiler(context.Background(), machine, ssaBuilder)
 		cm.executables.compileEntryPreambles(module, machine, be)
-
-		// Set the finalizer.
-		e.setFinalizer(cm.executables, executablesFinalizer)
 	}
 	return
 }
@@ -505,6 +512,6 @@ func (e *engine) LoadCompiledModule(ctx context.Context, module *wasm.Module, en
 		defer wazevoapi.PerfMap.Unlock()
 	}
 	verify := ctx.Value(expctxkeys.SkipCachedCodeChecksum{}) == nil
-	_, ok, err := e.getCompiledModule(module, nil, ensureTermination, verify)
+	_, ok, err := e.getCompiledModule(module, nil, ensureTermination, verify, guardedMemory(ctx))
 	return ok, err
 }

@@ -261,8 +261,8 @@ func (m *moduleEngine) putLocalMemory() {
 
 	s := uint64(len(mem.Buffer))
 	var b uint64
-	if len(mem.Buffer) > 0 {
-		b = uint64(uintptr(unsafe.Pointer(&mem.Buffer[0])))
+	if len(mem.Buffer) > 0 || m.parent.guarded { // a guarded memory's base is used even at length 0
+		b = uint64(uintptr(unsafe.Pointer(unsafe.SliceData(mem.Buffer))))
 	}
 	binary.LittleEndian.PutUint64(m.opaque[offset:], b)
 	binary.LittleEndian.PutUint64(m.opaque[offset+8:], s)

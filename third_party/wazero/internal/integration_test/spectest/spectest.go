@@ -2,9 +2,10 @@ package spectest
 
 import (
 	"context"
-	"embed"
+	_ "embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"math"
 	"strconv"
 	"strings"
@@ -344,9 +345,17 @@ func (c command) expectedError() (err error) {
 //go:embed testdata/spectest.wasm
 var spectestWasm []byte
 
+// TestDataFS holds a testdata folder of spec tests: an embed.FS, or an
+// os.DirFS (pybox patch 0012 runs the released spec tests from the module
+// cache).
+type TestDataFS interface {
+	fs.ReadDirFS
+	fs.ReadFileFS
+}
+
 // Run runs all the test inside the testDataFS file system where all the cases are described
 // via JSON files created from wast2json.
-func Run(t *testing.T, testDataFS embed.FS, ctx context.Context, config wazero.RuntimeConfig) {
+func Run(t *testing.T, testDataFS TestDataFS, ctx context.Context, config wazero.RuntimeConfig) {
 	files, err := testDataFS.ReadDir("testdata")
 	require.NoError(t, err)
 
@@ -377,7 +386,7 @@ func Run(t *testing.T, testDataFS embed.FS, ctx context.Context, config wazero.R
 // where mandatoryLine is the line number which can be run regardless of the lineBegin and lineEnd. It is useful when
 // we only want to run specific command while running "module" command to instantiate a module. If you don't need it,
 // just pass -1.
-func RunCase(t *testing.T, testDataFS embed.FS, f string, ctx context.Context, config wazero.RuntimeConfig, mandatoryLine, lineBegin, lineEnd int) {
+func RunCase(t *testing.T, testDataFS TestDataFS, f string, ctx context.Context, config wazero.RuntimeConfig, mandatoryLine, lineBegin, lineEnd int) {
 	raw, err := testDataFS.ReadFile(testdataPath(f + ".json"))
 	require.NoError(t, err)
 

@@ -31,6 +31,10 @@ type Compiler struct {
 	refFuncSig             ssa.Signature
 	memmoveSig             ssa.Signature
 	ensureTermination      bool
+	// guardedMemory: the linear memory never moves and is followed by
+	// guard regions covering every address a load or store can form, so
+	// plain loads and stores need no bounds check (pybox patch 0012).
+	guardedMemory bool
 
 	// Followings are reset by per function.
 
@@ -120,6 +124,13 @@ func NewFrontendCompiler(m *wasm.Module, ssaBuilder ssa.Builder, offset *wazevoa
 	c.declareSignatures(listenerOn)
 	return c
 }
+
+// SetGuardedMemory makes the compiler leave out the bounds checks of plain
+// loads and stores, and the reload of the memory base after calls: the
+// compiled code must only run with a memory that never moves and whose
+// reservation faults at every address past its length up to
+// base + 2*(2^32-1) + 16 (pybox patch 0012).
+func (c *Compiler) SetGuardedMemory(on bool) { c.guardedMemory = on }
 
 // tryTableMetadata accumulates try_table metadata during compilation.
 type tryTableMetadata interface {

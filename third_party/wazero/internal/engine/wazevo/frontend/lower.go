@@ -1313,6 +1313,7 @@ func (c *Compiler) lowerCurrentOpcode() {
 		default:
 			panic("BUG")
 		}
+		c.guardLoad(load)
 		builder.InsertInstruction(load)
 		state.push(load.Return())
 	case wasm.OpcodeBlock:
@@ -1700,6 +1701,7 @@ func (c *Compiler) lowerCurrentOpcode() {
 			addr := c.memOpSetup(baseAddr, uint64(offset), 16)
 			load := builder.AllocateInstruction()
 			load.AsLoad(addr, offset, ssa.TypeV128)
+			c.guardLoad(load)
 			builder.InsertInstruction(load)
 			state.push(load.Return())
 		case wasm.OpcodeVecV128Load8Lane, wasm.OpcodeVecV128Load16Lane, wasm.OpcodeVecV128Load32Lane:
@@ -1723,8 +1725,8 @@ func (c *Compiler) lowerCurrentOpcode() {
 			vector := state.pop()
 			baseAddr := state.pop()
 			addr := c.memOpSetup(baseAddr, uint64(offset), opSize)
-			load := builder.AllocateInstruction().
-				AsExtLoad(loadOp, addr, offset, false).
+			load := c.guardLoad(builder.AllocateInstruction().
+				AsExtLoad(loadOp, addr, offset, false)).
 				Insert(builder).Return()
 			ret := builder.AllocateInstruction().
 				AsInsertlane(vector, load, laneIndex, lane).
@@ -1740,8 +1742,8 @@ func (c *Compiler) lowerCurrentOpcode() {
 			vector := state.pop()
 			baseAddr := state.pop()
 			addr := c.memOpSetup(baseAddr, uint64(offset), 8)
-			load := builder.AllocateInstruction().
-				AsLoad(addr, offset, ssa.TypeI64).
+			load := c.guardLoad(builder.AllocateInstruction().
+				AsLoad(addr, offset, ssa.TypeI64)).
 				Insert(builder).Return()
 			ret := builder.AllocateInstruction().
 				AsInsertlane(vector, load, laneIndex, ssa.VecLaneI64x2).
@@ -1765,8 +1767,8 @@ func (c *Compiler) lowerCurrentOpcode() {
 			baseAddr := state.pop()
 			addr := c.memOpSetup(baseAddr, uint64(offset), uint64(scalarType.Size()))
 
-			ret := builder.AllocateInstruction().
-				AsVZeroExtLoad(addr, offset, scalarType).
+			ret := c.guardLoad(builder.AllocateInstruction().
+				AsVZeroExtLoad(addr, offset, scalarType)).
 				Insert(builder).Return()
 			state.push(ret)
 
@@ -1798,8 +1800,8 @@ func (c *Compiler) lowerCurrentOpcode() {
 			}
 			baseAddr := state.pop()
 			addr := c.memOpSetup(baseAddr, uint64(offset), 8)
-			load := builder.AllocateInstruction().
-				AsLoad(addr, offset, ssa.TypeF64).
+			load := c.guardLoad(builder.AllocateInstruction().
+				AsLoad(addr, offset, ssa.TypeF64)).
 				Insert(builder).Return()
 			ret := builder.AllocateInstruction().
 				AsWiden(load, lane, signed, true).
@@ -1825,8 +1827,8 @@ func (c *Compiler) lowerCurrentOpcode() {
 			}
 			baseAddr := state.pop()
 			addr := c.memOpSetup(baseAddr, uint64(offset), opSize)
-			ret := builder.AllocateInstruction().
-				AsLoadSplat(addr, offset, lane).
+			ret := c.guardLoad(builder.AllocateInstruction().
+				AsLoadSplat(addr, offset, lane)).
 				Insert(builder).Return()
 			state.push(ret)
 		case wasm.OpcodeVecV128Store:
@@ -4257,7 +4259,31 @@ func (c *Compiler) lowerTailCallReturnCallRef(typeIndex uint32) {
 }
 
 // memOpSetup inserts the bounds check and calculates the address of the memory operation (loads/stores).
+//
+// With a guarded memory (pybox patch 0012) there is no check: the access
+// at base + index + offset faults if it is out of bounds, and the fault
+// handler turns that into the same exit. Loads must then be marked with
+// MarkTrapping by the caller.
 func (c *Compiler) memOpSetup(baseAddr ssa.Value, constOffset, operationSizeInBytes uint64) (address ssa.Value) {
+	if c.guardedMemory {
+		builder := c.ssaBuilder
+		extBaseAddr := builder.AllocateInstruction().AsUExtend(baseAddr, 32, 64).Insert(builder).Return()
+		return builder.AllocateInstruction().AsIadd(c.getMemoryBaseValue(false), extBaseAddr).Insert(builder).Return()
+	}
+	return c.checkedMemOpSetup(baseAddr, constOffset, operationSizeInBytes)
+}
+
+// guardLoad marks a load of linear memory as trapping when the memory is
+// guarded (see memOpSetup).
+func (c *Compiler) guardLoad(load *ssa.Instruction) *ssa.Instruction {
+	if c.guardedMemory {
+		load.MarkTrapping()
+	}
+	return load
+}
+
+// checkedMemOpSetup is memOpSetup with a bounds check.
+func (c *Compiler) checkedMemOpSetup(baseAddr ssa.Value, constOffset, operationSizeInBytes uint64) (address ssa.Value) {
 	address = ssa.ValueInvalid
 	builder := c.ssaBuilder
 
@@ -4326,7 +4352,8 @@ func (c *Compiler) memOpSetup(baseAddr ssa.Value, constOffset, operationSizeInBy
 func (c *Compiler) atomicMemOpSetup(baseAddr ssa.Value, constOffset, operationSizeInBytes uint64) (address ssa.Value) {
 	builder := c.ssaBuilder
 
-	addrWithoutOffset := c.memOpSetup(baseAddr, constOffset, operationSizeInBytes)
+	// Atomics keep their bounds check in guarded memories too.
+	addrWithoutOffset := c.checkedMemOpSetup(baseAddr, constOffset, operationSizeInBytes)
 	var addr ssa.Value
 	if constOffset == 0 {
 		addr = addrWithoutOffset
@@ -4385,7 +4412,13 @@ func (c *Compiler) reloadAfterCall() {
 	// After calling any function, memory buffer might have changed. So we need to re-define the variable.
 	// However, if the memory is shared, we don't need to reload the memory base and length as the base will never change.
 	if c.needMemory && !c.memoryShared {
-		c.reloadMemoryBaseLen()
+		if c.guardedMemory {
+			// A guarded memory never moves: only its length may have
+			// changed (pybox patch 0012).
+			_ = c.getMemoryLenValue(true)
+		} else {
+			c.reloadMemoryBaseLen()
+		}
 	}
 
 	// Also, any mutable Global can change.

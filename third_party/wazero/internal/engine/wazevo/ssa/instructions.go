@@ -37,6 +37,10 @@ type Instruction struct {
 	sourceOffset   SourceOffset
 	live           bool
 	alreadyLowered bool
+	// traps marks a load from a guarded linear memory, which has no bounds
+	// check before it: the load itself traps when out of bounds, so it must
+	// stay alive like the check it replaces (pybox patch 0012).
+	traps bool
 }
 
 // SourceOffset represents the offset of the source of an instruction.
@@ -893,6 +897,9 @@ var instructionSideEffects = [opcodeEnd]sideEffect{
 
 // sideEffect returns true if this instruction has side effects.
 func (i *Instruction) sideEffect() sideEffect {
+	if i.traps {
+		return sideEffectTraps
+	}
 	if e := instructionSideEffects[i.opcode]; e == sideEffectUnknown {
 		panic("BUG: side effect info not registered for " + i.opcode.String())
 	} else {
@@ -1093,6 +1100,15 @@ func (i *Instruction) AsLoadSplat(ptr Value, offset uint32, lane VecLane) *Instr
 	i.u1 = uint64(offset)
 	i.u2 = uint64(lane)
 	i.typ = TypeV128
+	return i
+}
+
+// MarkTrapping marks a load whose out-of-bounds access is caught by a fault
+// (a guarded memory) instead of a bounds check: dead code elimination keeps
+// it, and it stays in its instruction group. It must be called before the
+// instruction is inserted.
+func (i *Instruction) MarkTrapping() *Instruction {
+	i.traps = true
 	return i
 }
 
