@@ -298,8 +298,6 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 		// This uses more memory and CPU (across cores), but can be significantly faster.
 		type compiledFunc struct {
 			fctx        context.Context
-			fnum        int
-			fidx        wasm.Index
 			body        []byte
 			relsPerFunc []backend.RelocationInfo
 			offsPerFunc []backend.SourceOffsetInfo
@@ -312,6 +310,37 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 		// Try-table IDs are baked into compiled machine code, so all
 		// workers must share a single table to ensure globally unique IDs.
 		sharedTTM := frontend.NewSharedTryTableMetadata()
+
+		// pybox patch 0012: the order of work. The functions that contain
+		// a try_table (validation marks them) are lowered one at a time in
+		// index order (the "lane"), so that they take try_table IDs in the
+		// same order as a compile with one worker and the compiled code does
+		// not depend on timing. The others go largest first, so that a
+		// huge function does not start last and leave the other workers
+		// idle at the end; the result does not depend on their order.
+		var lane, rest []int
+		for i := range module.CodeSection {
+			if module.CodeSection[i].HasTryTable {
+				lane = append(lane, i)
+			} else {
+				rest = append(rest, i)
+			}
+		}
+		if wazevoapi.DeterministicCompilationVerifierEnabled {
+			// The compilation must be deterministic regardless of the order of functions being compiled.
+			rest = rest[:0]
+			for _, i := range indexes {
+				if !module.CodeSection[i].HasTryTable {
+					rest = append(rest, i)
+				}
+			}
+		} else {
+			slices.SortStableFunc(rest, func(a, b int) int {
+				return len(module.CodeSection[b].Body) - len(module.CodeSection[a].Body)
+			})
+		}
+		var laneMu sync.Mutex
+		laneNext := 0 // Guarded by laneMu.
 
 		var count atomic.Uint32
 		var wg sync.WaitGroup
@@ -329,21 +358,7 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 					module, ssaBuilder, &cm.offsets, ensureTermination, withListener, needSourceInfo).
 					WithTryTableMetadata(sharedTTM)
 
-				for {
-					if err := ctx.Err(); err != nil {
-						// Compilation canceled!
-						return
-					}
-
-					i := int(count.Add(1)) - 1
-					if i >= len(module.CodeSection) {
-						return
-					}
-
-					if wazevoapi.DeterministicCompilationVerifierEnabled {
-						i = indexes[i]
-					}
-
+				compile := func(i int) bool {
 					fidx := wasm.Index(i + importedFns)
 					fctx := functionContext(ctx, module, i, fidx)
 
@@ -351,15 +366,59 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 					body, relsPerFunc, err := e.compileLocalWasmFunction(fctx, module, wasm.Index(i), fe, ssaBuilder, be, needListener)
 					if err != nil {
 						cancel(fmt.Errorf("compile function %d/%d: %v", i, len(module.CodeSection)-1, err))
-						return
+						return false
 					}
 
 					compiledFuncs[i] = compiledFunc{
-						fctx, i, fidx, body,
+						fctx, body,
 						// These slices are internal to the backend compiler and since we are going to buffer them instead
 						// of process them immediately we need to copy the memory.
 						slices.Clone(relsPerFunc),
 						slices.Clone(be.SourceOffsetInfo()),
+					}
+					return true
+				}
+				// nextInLane compiles the lane's next function, if any.
+				nextInLane := func() (more, ok bool) {
+					if laneNext == len(lane) {
+						return false, true
+					}
+					i := lane[laneNext]
+					laneNext++
+					return true, compile(i)
+				}
+
+				for {
+					if err := ctx.Err(); err != nil {
+						// Compilation canceled!
+						return
+					}
+
+					// The lane when it is free, so that it is not left for the end.
+					if laneMu.TryLock() {
+						more, ok := nextInLane()
+						laneMu.Unlock()
+						if !ok {
+							return
+						}
+						if more {
+							continue
+						}
+					}
+
+					if k := int(count.Add(1)) - 1; k < len(rest) {
+						if !compile(rest[k]) {
+							return
+						}
+						continue
+					}
+
+					// Nothing else left: help finish the lane.
+					laneMu.Lock()
+					more, ok := nextInLane()
+					laneMu.Unlock()
+					if !ok || !more {
+						return
 					}
 				}
 			}()
@@ -372,7 +431,7 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 
 		for i := range compiledFuncs {
 			fn := &compiledFuncs[i]
-			relocator.appendFunction(fn.fctx, module, cm, fn.fnum, fn.fidx, fn.body, fn.relsPerFunc, fn.offsPerFunc)
+			relocator.appendFunction(fn.fctx, module, cm, i, wasm.Index(i+importedFns), fn.body, fn.relsPerFunc, fn.offsPerFunc)
 		}
 		cm.tryTableInfo = sharedTTM.Table()
 	}
