@@ -270,8 +270,18 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 		indexes = wazevoapi.DeterministicCompilationVerifierRandomizeIndexes(ctx)
 	}
 
+	// The compiled bodies wait in arenas outside the Go heap until they are
+	// copied into the executable, which releases them (pybox patch 0012).
+	var arenas []codeArena
+	defer func() {
+		for i := range arenas {
+			arenas[i].release()
+		}
+	}()
+
 	if workers := experimental.GetCompilationWorkers(ctx); workers <= 1 {
 		// Compile with a single goroutine.
+		arenas = make([]codeArena, 1)
 		fe := frontend.NewFrontendCompiler(module, ssaBuilder, &cm.offsets, ensureTermination, withListener, needSourceInfo)
 
 		for i := range module.CodeSection {
@@ -287,6 +297,7 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 			if err != nil {
 				return nil, fmt.Errorf("compile function %d/%d: %v", i, len(module.CodeSection)-1, err)
 			}
+			body = arenas[0].copy(body)
 
 			relocator.appendFunction(fctx, module, cm, i, fidx, body, relsPerFunc, be.SourceOffsetInfo())
 		}
@@ -345,20 +356,40 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 		var count atomic.Uint32
 		var wg sync.WaitGroup
 		wg.Add(workers)
+		arenas = make([]codeArena, workers)
 
-		for range workers {
+		for w := range workers {
 			go func() {
 				defer wg.Done()
+				arena := &arenas[w]
 
 				// Creates new compiler instances which are reused for each function.
-				machine := newMachine()
-				ssaBuilder := ssa.NewBuilder()
-				be := backend.NewCompiler(ctx, machine, ssaBuilder)
-				fe := frontend.NewFrontendCompiler(
-					module, ssaBuilder, &cm.offsets, ensureTermination, withListener, needSourceInfo).
-					WithTryTableMetadata(sharedTTM)
+				var (
+					machine    backend.Machine
+					ssaBuilder ssa.Builder
+					be         backend.Compiler
+					fe         *frontend.Compiler
+				)
+				newCompiler := func() {
+					machine = newMachine()
+					ssaBuilder = ssa.NewBuilder()
+					be = backend.NewCompiler(ctx, machine, ssaBuilder)
+					fe = frontend.NewFrontendCompiler(
+						module, ssaBuilder, &cm.offsets, ensureTermination, withListener, needSourceInfo).
+						WithTryTableMetadata(sharedTTM)
+				}
+				newCompiler()
 
 				compile := func(i int) bool {
+					// pybox patch 0012: the compiler's pools keep the size of the
+					// largest function compiled; one of python.wasm's needs
+					// hundreds of MB. A large function gets fresh instances,
+					// dropped after it, so the rest of the compile does not keep
+					// that memory.
+					if len(module.CodeSection[i].Body) > largeFunctionBody {
+						defer newCompiler()
+						newCompiler()
+					}
 					fidx := wasm.Index(i + importedFns)
 					fctx := functionContext(ctx, module, i, fidx)
 
@@ -370,7 +401,7 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 					}
 
 					compiledFuncs[i] = compiledFunc{
-						fctx, body,
+						fctx, arena.copy(body),
 						// These slices are internal to the backend compiler and since we are going to buffer them instead
 						// of process them immediately we need to copy the memory.
 						slices.Clone(relsPerFunc),
@@ -446,6 +477,12 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 	for i, b := range relocator.bodies {
 		offset := cm.functionOffsets[i]
 		copy(executable[offset:], b)
+	}
+	// The bodies are in the executable now: release them before the
+	// relocations and the cache entry (its peak memory counts).
+	relocator.bodies = nil
+	for i := range arenas {
+		arenas[i].release()
 	}
 
 	if wazevoapi.PerfMapEnabled {
@@ -605,8 +642,58 @@ func (e *engine) compileLocalWasmFunction(
 		return nil, nil, fmt.Errorf("ssa->machine code: %v", err)
 	}
 
-	// TODO: optimize as zero copy.
-	return slices.Clone(original), rels, nil
+	// The caller copies the body out (pybox patch 0012: into a codeArena)
+	// before be compiles again.
+	return original, rels, nil
+}
+
+// largeFunctionBody is the size of a function body (in bytes of Wasm) past
+// which a parallel compile uses compiler instances of its own for it (pybox
+// patch 0012). Compiler instances are cheap next to compiling such a
+// function.
+const largeFunctionBody = 64 << 10
+
+// codeArenaChunk is the size of a codeArena's mappings: 4 MiB and 64 KiB,
+// not a multiple of a huge page size, so platform.MmapCodeSegment does not
+// try huge pages for it.
+const codeArenaChunk = 4<<20 + 64<<10
+
+// codeArena keeps compiled function bodies until they are copied into the
+// module's executable (pybox patch 0012). Its memory is mapped apart from
+// the Go heap and unmapped by release as soon as the copy is done: held in
+// the heap, the bodies of a large module (180 MB of code for python.wasm)
+// also raised the garbage collector's target by as much, and stayed in the
+// process's memory until the heap was scavenged. Not safe for concurrent
+// use: one per worker.
+type codeArena struct {
+	chunks [][]byte
+	free   []byte // The unused end of the last chunk.
+}
+
+// copy returns a copy of b in the arena, valid until release. If memory
+// cannot be mapped, the copy is in the Go heap.
+func (a *codeArena) copy(b []byte) []byte {
+	if len(b) > len(a.free) {
+		size := max(codeArenaChunk, len(b))
+		chunk, err := platform.MmapCodeSegment(size)
+		if err != nil {
+			return slices.Clone(b)
+		}
+		a.chunks = append(a.chunks, chunk)
+		a.free = chunk
+	}
+	dst := a.free[:len(b):len(b)]
+	copy(dst, b)
+	a.free = a.free[len(b):]
+	return dst
+}
+
+// release unmaps the arena's memory: no copy it returned may be used after.
+func (a *codeArena) release() {
+	for _, chunk := range a.chunks {
+		_ = platform.MunmapCodeSegment(chunk)
+	}
+	a.chunks, a.free = nil, nil
 }
 
 func (e *engine) compileHostModule(ctx context.Context, module *wasm.Module, listeners []experimental.FunctionListener) (*compiledModule, error) {
