@@ -1056,7 +1056,7 @@ type Code struct {
 	// HasTryTable is set by validation when Body contains a try_table
 	// instruction (reachable or not). A parallel compile lowers such
 	// functions in index order, so that try_table IDs, which are baked into
-	// the compiled code, do not depend on timing (pybox patch 0012).
+	// the compiled code, do not depend on timing (pybox patch 0013).
 	HasTryTable bool
 }
 

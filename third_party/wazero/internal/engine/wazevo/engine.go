@@ -271,7 +271,7 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 	}
 
 	// The compiled bodies wait in arenas outside the Go heap until they are
-	// copied into the executable, which releases them (pybox patch 0012).
+	// copied into the executable, which releases them (pybox patch 0013).
 	var arenas []codeArena
 	defer func() {
 		for i := range arenas {
@@ -322,7 +322,7 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 		// workers must share a single table to ensure globally unique IDs.
 		sharedTTM := frontend.NewSharedTryTableMetadata()
 
-		// pybox patch 0012: the order of work. The functions that contain
+		// pybox patch 0013: the order of work. The functions that contain
 		// a try_table (validation marks them) are lowered one at a time in
 		// index order (the "lane"), so that they take try_table IDs in the
 		// same order as a compile with one worker and the compiled code does
@@ -381,7 +381,7 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 				newCompiler()
 
 				compile := func(i int) bool {
-					// pybox patch 0012: the compiler's pools keep the size of the
+					// pybox patch 0013: the compiler's pools keep the size of the
 					// largest function compiled; one of python.wasm's needs
 					// hundreds of MB. A large function gets fresh instances,
 					// dropped after it, so the rest of the compile does not keep
@@ -642,14 +642,14 @@ func (e *engine) compileLocalWasmFunction(
 		return nil, nil, fmt.Errorf("ssa->machine code: %v", err)
 	}
 
-	// The caller copies the body out (pybox patch 0012: into a codeArena)
+	// The caller copies the body out (pybox patch 0013: into a codeArena)
 	// before be compiles again.
 	return original, rels, nil
 }
 
 // largeFunctionBody is the size of a function body (in bytes of Wasm) past
 // which a parallel compile uses compiler instances of its own for it (pybox
-// patch 0012). Compiler instances are cheap next to compiling such a
+// patch 0013). Compiler instances are cheap next to compiling such a
 // function.
 const largeFunctionBody = 64 << 10
 
@@ -659,7 +659,7 @@ const largeFunctionBody = 64 << 10
 const codeArenaChunk = 4<<20 + 64<<10
 
 // codeArena keeps compiled function bodies until they are copied into the
-// module's executable (pybox patch 0012). Its memory is mapped apart from
+// module's executable (pybox patch 0013). Its memory is mapped apart from
 // the Go heap and unmapped by release as soon as the copy is done: held in
 // the heap, the bodies of a large module (180 MB of code for python.wasm)
 // also raised the garbage collector's target by as much, and stayed in the

@@ -194,7 +194,7 @@ func serializeCompiledModule(wazeroVersion string, cm *compiledModule) io.Reader
 	header := buf.Bytes()
 	// The native code follows, read from cm.executable itself: copying it
 	// into buf grew a buffer to twice its size for a large module (pybox
-	// patch 0012). The rest goes to a buffer of its own.
+	// patch 0013). The rest goes to a buffer of its own.
 	buf = bytes.NewBuffer(nil)
 	// Append checksum.
 	checksum := crc32.Checksum(cm.executable, crc)

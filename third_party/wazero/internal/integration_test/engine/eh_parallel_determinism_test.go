@@ -16,7 +16,7 @@ import (
 	"github.com/tetratelabs/wazero/internal/wasm"
 )
 
-// TestParallelCompilationIsDeterministic (pybox patch 0012): a module of
+// TestParallelCompilationIsDeterministic (pybox patch 0013): a module of
 // many functions, some with a try_table, compiles to the same cache entry
 // with 1, 2, 4 and 8 workers, and the entry's code runs. try_table IDs are
 // baked into the code; before the patch workers took them in the order
