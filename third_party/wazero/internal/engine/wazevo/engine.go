@@ -297,7 +297,7 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 			if err != nil {
 				return nil, fmt.Errorf("compile function %d/%d: %v", i, len(module.CodeSection)-1, err)
 			}
-			body = arenas[0].copy(body)
+			body = arenas[0].copy(i, body)
 
 			relocator.appendFunction(fctx, module, cm, i, fidx, body, relsPerFunc, be.SourceOffsetInfo())
 		}
@@ -401,7 +401,7 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 					}
 
 					compiledFuncs[i] = compiledFunc{
-						fctx, arena.copy(body),
+						fctx, arena.copy(i, body),
 						// These slices are internal to the backend compiler and since we are going to buffer them instead
 						// of process them immediately we need to copy the memory.
 						slices.Clone(relsPerFunc),
@@ -474,15 +474,12 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 	}
 	cm.executable = executable
 
-	for i, b := range relocator.bodies {
-		offset := cm.functionOffsets[i]
-		copy(executable[offset:], b)
-	}
-	// The bodies are in the executable now: release them before the
-	// relocations and the cache entry (its peak memory counts).
+	// Each arena's bodies are copied in the order they were stored, and each
+	// of its mappings is unmapped as soon as its bodies are copied: the
+	// executable grows as the arenas shrink (pybox patch 0013).
 	relocator.bodies = nil
 	for i := range arenas {
-		arenas[i].release()
+		arenas[i].copyInto(executable, cm.functionOffsets)
 	}
 
 	if wazevoapi.PerfMapEnabled {
@@ -660,24 +657,36 @@ const codeArenaChunk = 4<<20 + 64<<10
 
 // codeArena keeps compiled function bodies until they are copied into the
 // module's executable (pybox patch 0013). Its memory is mapped apart from
-// the Go heap and unmapped by release as soon as the copy is done: held in
-// the heap, the bodies of a large module (180 MB of code for python.wasm)
-// also raised the garbage collector's target by as much, and stayed in the
-// process's memory until the heap was scavenged. Not safe for concurrent
-// use: one per worker.
+// the Go heap and unmapped as soon as its bodies are copied: held in the
+// heap, the bodies of a large module (180 MB of code for python.wasm) also
+// raised the garbage collector's target by as much, stayed in the process
+// until the heap was scavenged, and were all there while the executable
+// filled. Not safe for concurrent use: one per worker.
 type codeArena struct {
 	chunks [][]byte
 	free   []byte // The unused end of the last chunk.
+	// bodies are the copies in the order they were made.
+	bodies []arenaBody
 }
 
-// copy returns a copy of b in the arena, valid until release. If memory
-// cannot be mapped, the copy is in the Go heap.
-func (a *codeArena) copy(b []byte) []byte {
+// arenaBody is a body in a codeArena: of local function fn, in chunk
+// chunk (-1: in the Go heap).
+type arenaBody struct {
+	fn, chunk int
+	body      []byte
+}
+
+// copy returns a copy of b, the body of local function fn, in the arena,
+// valid until copyInto or release. If memory cannot be mapped, the copy is
+// in the Go heap.
+func (a *codeArena) copy(fn int, b []byte) []byte {
 	if len(b) > len(a.free) {
 		size := max(codeArenaChunk, len(b))
 		chunk, err := platform.MmapCodeSegment(size)
 		if err != nil {
-			return slices.Clone(b)
+			dst := slices.Clone(b)
+			a.bodies = append(a.bodies, arenaBody{fn: fn, chunk: -1, body: dst})
+			return dst
 		}
 		a.chunks = append(a.chunks, chunk)
 		a.free = chunk
@@ -685,15 +694,34 @@ func (a *codeArena) copy(b []byte) []byte {
 	dst := a.free[:len(b):len(b)]
 	copy(dst, b)
 	a.free = a.free[len(b):]
+	a.bodies = append(a.bodies, arenaBody{fn: fn, chunk: len(a.chunks) - 1, body: dst})
 	return dst
+}
+
+// copyInto copies every body into executable at its function's offset,
+// unmapping each chunk once its bodies are copied, and releases the arena.
+func (a *codeArena) copyInto(executable []byte, functionOffsets []int) {
+	done := 0 // Chunks before this one are unmapped.
+	for _, b := range a.bodies {
+		if b.chunk > done {
+			for ; done < b.chunk; done++ {
+				_ = platform.MunmapCodeSegment(a.chunks[done])
+				a.chunks[done] = nil
+			}
+		}
+		copy(executable[functionOffsets[b.fn]:], b.body)
+	}
+	a.release()
 }
 
 // release unmaps the arena's memory: no copy it returned may be used after.
 func (a *codeArena) release() {
 	for _, chunk := range a.chunks {
-		_ = platform.MunmapCodeSegment(chunk)
+		if chunk != nil {
+			_ = platform.MunmapCodeSegment(chunk)
+		}
 	}
-	a.chunks, a.free = nil, nil
+	a.chunks, a.free, a.bodies = nil, nil, nil
 }
 
 func (e *engine) compileHostModule(ctx context.Context, module *wasm.Module, listeners []experimental.FunctionListener) (*compiledModule, error) {
