@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -31,6 +32,10 @@ Flags:
 // compileLockName is the file in the cache folder that one compile at a
 // time holds locked (pybox setup, and the first runs that start it).
 const compileLockName = "compile.lock"
+
+// setupMemoryLimit is the Go runtime's soft memory limit while pybox setup
+// compiles (the compiled code, ~180 MB, is mapped apart and not counted).
+const setupMemoryLimit = 640 << 20
 
 // compileLogName is where the background compile of a first run writes.
 const compileLogName = "compile.log"
@@ -75,6 +80,14 @@ func cmdSetup(ctx context.Context, args []string) int {
 			fmt.Printf("pybox setup: the Python runtime (bundle %s) is already compiled in %s\n", b.ID[:12], cacheDir)
 		}
 		return 0
+	}
+	// Most of what the compile allocates is garbage soon after (each
+	// function's compiler state); with the default GOGC the heap grew to
+	// twice what stays live before each collection. A soft limit keeps it
+	// smaller at a small cost in collections (docs/RATIONALE.md, "A fork
+	// of wazero", item 14). GOMEMLIMIT, when set, is left as it is.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(setupMemoryLimit)
 	}
 	cfg := runtime.Config{Bundle: b, CacheDir: cacheDir, NoSnapshot: true}
 	if !quiet && isTerminal(os.Stderr) {

@@ -79,6 +79,7 @@ func (m *Module) validateFunctionWithMaxStackValues(
 	code := &m.CodeSection[idx]
 	body := code.Body
 	localTypes := code.LocalTypes
+	code.HasTryTable = false
 
 	sts.reset(functionType)
 	valueTypeStack := &sts.vs
@@ -579,6 +580,7 @@ func (m *Module) validateFunctionWithMaxStackValues(
 			if err := enabledFeatures.RequireEnabled(experimental.CoreFeaturesExceptionHandling); err != nil {
 				return fmt.Errorf("%s invalid as %v", OpcodeTryTableName, err)
 			}
+			code.HasTryTable = true
 			br.Reset(body[pc+1:])
 			bt, num, err := DecodeBlockType(m.TypeSection, br, enabledFeatures)
 			if err != nil {

@@ -1061,6 +1061,12 @@ type Code struct {
 	// BodyOffsetInCodeSection is the offset of the beginning of the body in the code section.
 	// This is used for DWARF based stack trace where a program counter represents an offset in code section.
 	BodyOffsetInCodeSection uint64
+
+	// HasTryTable is set by validation when Body contains a try_table
+	// instruction (reachable or not). A parallel compile lowers such
+	// functions in index order, so that try_table IDs, which are baked into
+	// the compiled code, do not depend on timing (pybox patch 0014).
+	HasTryTable bool
 }
 
 type DataSegment struct {

@@ -274,8 +274,18 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 		indexes = wazevoapi.DeterministicCompilationVerifierRandomizeIndexes(ctx)
 	}
 
+	// The compiled bodies wait in arenas outside the Go heap until they are
+	// copied into the executable, which releases them (pybox patch 0014).
+	var arenas []codeArena
+	defer func() {
+		for i := range arenas {
+			arenas[i].release()
+		}
+	}()
+
 	if workers := experimental.GetCompilationWorkers(ctx); workers <= 1 {
 		// Compile with a single goroutine.
+		arenas = make([]codeArena, 1)
 		fe := frontend.NewFrontendCompiler(module, ssaBuilder, &cm.offsets, ensureTermination, withListener, needSourceInfo)
 		fe.SetGuardedMemory(cm.guarded)
 
@@ -292,6 +302,7 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 			if err != nil {
 				return nil, fmt.Errorf("compile function %d/%d: %v", i, len(module.CodeSection)-1, err)
 			}
+			body = arenas[0].copy(i, body)
 
 			relocator.appendFunction(fctx, module, cm, i, fidx, body, relsPerFunc, be.SourceOffsetInfo())
 		}
@@ -303,8 +314,6 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 		// This uses more memory and CPU (across cores), but can be significantly faster.
 		type compiledFunc struct {
 			fctx        context.Context
-			fnum        int
-			fidx        wasm.Index
 			body        []byte
 			relsPerFunc []backend.RelocationInfo
 			offsPerFunc []backend.SourceOffsetInfo
@@ -318,38 +327,75 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 		// workers must share a single table to ensure globally unique IDs.
 		sharedTTM := frontend.NewSharedTryTableMetadata()
 
+		// pybox patch 0014: the order of work. The functions that contain
+		// a try_table (validation marks them) are lowered one at a time in
+		// index order (the "lane"), so that they take try_table IDs in the
+		// same order as a compile with one worker and the compiled code does
+		// not depend on timing. The others go largest first, so that a
+		// huge function does not start last and leave the other workers
+		// idle at the end; the result does not depend on their order.
+		var lane, rest []int
+		for i := range module.CodeSection {
+			if module.CodeSection[i].HasTryTable {
+				lane = append(lane, i)
+			} else {
+				rest = append(rest, i)
+			}
+		}
+		if wazevoapi.DeterministicCompilationVerifierEnabled {
+			// The compilation must be deterministic regardless of the order of functions being compiled.
+			rest = rest[:0]
+			for _, i := range indexes {
+				if !module.CodeSection[i].HasTryTable {
+					rest = append(rest, i)
+				}
+			}
+		} else {
+			slices.SortStableFunc(rest, func(a, b int) int {
+				return len(module.CodeSection[b].Body) - len(module.CodeSection[a].Body)
+			})
+		}
+		var laneMu sync.Mutex
+		laneNext := 0 // Guarded by laneMu.
+
 		var count atomic.Uint32
 		var wg sync.WaitGroup
 		wg.Add(workers)
+		arenas = make([]codeArena, workers)
 
-		for range workers {
+		for w := range workers {
 			go func() {
 				defer wg.Done()
+				arena := &arenas[w]
 
 				// Creates new compiler instances which are reused for each function.
-				machine := newMachine()
-				ssaBuilder := ssa.NewBuilder()
-				be := backend.NewCompiler(ctx, machine, ssaBuilder)
-				fe := frontend.NewFrontendCompiler(
-					module, ssaBuilder, &cm.offsets, ensureTermination, withListener, needSourceInfo).
-					WithTryTableMetadata(sharedTTM)
-				fe.SetGuardedMemory(cm.guarded)
+				var (
+					machine    backend.Machine
+					ssaBuilder ssa.Builder
+					be         backend.Compiler
+					fe         *frontend.Compiler
+				)
+				newCompiler := func() {
+					machine = newMachine()
+					ssaBuilder = ssa.NewBuilder()
+					be = backend.NewCompiler(ctx, machine, ssaBuilder)
+					fe = frontend.NewFrontendCompiler(
+						module, ssaBuilder, &cm.offsets, ensureTermination, withListener, needSourceInfo).
+						WithTryTableMetadata(sharedTTM)
+					fe.SetGuardedMemory(cm.guarded)
+				}
+				newCompiler()
 
-				for {
-					if err := ctx.Err(); err != nil {
-						// Compilation canceled!
-						return
+				compile := func(i int) bool {
+					// pybox patch 0014: the compiler's pools keep the size of the
+					// largest function compiled; one of python.wasm's needs
+					// hundreds of MB. A large function gets fresh instances,
+					// dropped after it, so the rest of the compile does not keep
+					// that memory.
+					if len(module.CodeSection[i].Body) > largeFunctionBody {
+						defer newCompiler()
+						newCompiler()
 					}
-
-					i := int(count.Add(1)) - 1
-					if i >= len(module.CodeSection) {
-						return
-					}
-
-					if wazevoapi.DeterministicCompilationVerifierEnabled {
-						i = indexes[i]
-					}
-
 					fidx := wasm.Index(i + importedFns)
 					fctx := functionContext(ctx, module, i, fidx)
 
@@ -357,15 +403,59 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 					body, relsPerFunc, err := e.compileLocalWasmFunction(fctx, module, wasm.Index(i), fe, ssaBuilder, be, needListener)
 					if err != nil {
 						cancel(fmt.Errorf("compile function %d/%d: %v", i, len(module.CodeSection)-1, err))
-						return
+						return false
 					}
 
 					compiledFuncs[i] = compiledFunc{
-						fctx, i, fidx, body,
+						fctx, arena.copy(i, body),
 						// These slices are internal to the backend compiler and since we are going to buffer them instead
 						// of process them immediately we need to copy the memory.
 						slices.Clone(relsPerFunc),
 						slices.Clone(be.SourceOffsetInfo()),
+					}
+					return true
+				}
+				// nextInLane compiles the lane's next function, if any.
+				nextInLane := func() (more, ok bool) {
+					if laneNext == len(lane) {
+						return false, true
+					}
+					i := lane[laneNext]
+					laneNext++
+					return true, compile(i)
+				}
+
+				for {
+					if err := ctx.Err(); err != nil {
+						// Compilation canceled!
+						return
+					}
+
+					// The lane when it is free, so that it is not left for the end.
+					if laneMu.TryLock() {
+						more, ok := nextInLane()
+						laneMu.Unlock()
+						if !ok {
+							return
+						}
+						if more {
+							continue
+						}
+					}
+
+					if k := int(count.Add(1)) - 1; k < len(rest) {
+						if !compile(rest[k]) {
+							return
+						}
+						continue
+					}
+
+					// Nothing else left: help finish the lane.
+					laneMu.Lock()
+					more, ok := nextInLane()
+					laneMu.Unlock()
+					if !ok || !more {
+						return
 					}
 				}
 			}()
@@ -378,7 +468,7 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 
 		for i := range compiledFuncs {
 			fn := &compiledFuncs[i]
-			relocator.appendFunction(fn.fctx, module, cm, fn.fnum, fn.fidx, fn.body, fn.relsPerFunc, fn.offsPerFunc)
+			relocator.appendFunction(fn.fctx, module, cm, i, wasm.Index(i+importedFns), fn.body, fn.relsPerFunc, fn.offsPerFunc)
 		}
 		cm.tryTableInfo = sharedTTM.Table()
 	}
@@ -390,9 +480,12 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 	}
 	cm.executable = executable
 
-	for i, b := range relocator.bodies {
-		offset := cm.functionOffsets[i]
-		copy(executable[offset:], b)
+	// Each arena's bodies are copied in the order they were stored, and each
+	// of its mappings is unmapped as soon as its bodies are copied: the
+	// executable grows as the arenas shrink (pybox patch 0014).
+	relocator.bodies = nil
+	for i := range arenas {
+		arenas[i].copyInto(executable, cm.functionOffsets)
 	}
 
 	if wazevoapi.PerfMapEnabled {
@@ -557,8 +650,89 @@ func (e *engine) compileLocalWasmFunction(
 		return nil, nil, fmt.Errorf("ssa->machine code: %v", err)
 	}
 
-	// TODO: optimize as zero copy.
-	return slices.Clone(original), rels, nil
+	// The caller copies the body out (pybox patch 0014: into a codeArena)
+	// before be compiles again.
+	return original, rels, nil
+}
+
+// largeFunctionBody is the size of a function body (in bytes of Wasm) past
+// which a parallel compile uses compiler instances of its own for it (pybox
+// patch 0014). Compiler instances are cheap next to compiling such a
+// function.
+const largeFunctionBody = 64 << 10
+
+// codeArenaChunk is the size of a codeArena's mappings: 4 MiB and 64 KiB,
+// not a multiple of a huge page size, so platform.MmapCodeSegment does not
+// try huge pages for it.
+const codeArenaChunk = 4<<20 + 64<<10
+
+// codeArena keeps compiled function bodies until they are copied into the
+// module's executable (pybox patch 0014). Its memory is mapped apart from
+// the Go heap and unmapped as soon as its bodies are copied: held in the
+// heap, the bodies of a large module (180 MB of code for python.wasm) also
+// raised the garbage collector's target by as much, stayed in the process
+// until the heap was scavenged, and were all there while the executable
+// filled. Not safe for concurrent use: one per worker.
+type codeArena struct {
+	chunks [][]byte
+	free   []byte // The unused end of the last chunk.
+	// bodies are the copies in the order they were made.
+	bodies []arenaBody
+}
+
+// arenaBody is a body in a codeArena: of local function fn, in chunk
+// chunk (-1: in the Go heap).
+type arenaBody struct {
+	fn, chunk int
+	body      []byte
+}
+
+// copy returns a copy of b, the body of local function fn, in the arena,
+// valid until copyInto or release. If memory cannot be mapped, the copy is
+// in the Go heap.
+func (a *codeArena) copy(fn int, b []byte) []byte {
+	if len(b) > len(a.free) {
+		size := max(codeArenaChunk, len(b))
+		chunk, err := platform.MmapCodeSegment(size)
+		if err != nil {
+			dst := slices.Clone(b)
+			a.bodies = append(a.bodies, arenaBody{fn: fn, chunk: -1, body: dst})
+			return dst
+		}
+		a.chunks = append(a.chunks, chunk)
+		a.free = chunk
+	}
+	dst := a.free[:len(b):len(b)]
+	copy(dst, b)
+	a.free = a.free[len(b):]
+	a.bodies = append(a.bodies, arenaBody{fn: fn, chunk: len(a.chunks) - 1, body: dst})
+	return dst
+}
+
+// copyInto copies every body into executable at its function's offset,
+// unmapping each chunk once its bodies are copied, and releases the arena.
+func (a *codeArena) copyInto(executable []byte, functionOffsets []int) {
+	done := 0 // Chunks before this one are unmapped.
+	for _, b := range a.bodies {
+		if b.chunk > done {
+			for ; done < b.chunk; done++ {
+				_ = platform.MunmapCodeSegment(a.chunks[done])
+				a.chunks[done] = nil
+			}
+		}
+		copy(executable[functionOffsets[b.fn]:], b.body)
+	}
+	a.release()
+}
+
+// release unmaps the arena's memory: no copy it returned may be used after.
+func (a *codeArena) release() {
+	for _, chunk := range a.chunks {
+		if chunk != nil {
+			_ = platform.MunmapCodeSegment(chunk)
+		}
+	}
+	a.chunks, a.free, a.bodies = nil, nil, nil
 }
 
 func (e *engine) compileHostModule(ctx context.Context, module *wasm.Module, listeners []experimental.FunctionListener) (*compiledModule, error) {

@@ -201,8 +201,11 @@ func serializeCompiledModule(wazeroVersion string, cm *compiledModule) io.Reader
 	buf.Write(u64.LeBytes(uint64(len(cm.executable))))
 	// Zeros up to the next multiple of cacheCodeAlign. (pybox patch 0005.)
 	buf.Write(make([]byte, cacheCodePadding(buf.Len())))
-	// Append the native code.
-	buf.Write(cm.executable)
+	header := buf.Bytes()
+	// The native code follows, read from cm.executable itself: copying it
+	// into buf grew a buffer to twice its size for a large module (pybox
+	// patch 0014). The rest goes to a buffer of its own.
+	buf = bytes.NewBuffer(nil)
 	// Append checksum.
 	checksum := crc32.Checksum(cm.executable, crc)
 	buf.Write(u32.LeBytes(checksum))
@@ -236,7 +239,8 @@ func serializeCompiledModule(wazeroVersion string, cm *compiledModule) io.Reader
 			buf.Write(u32.LeBytes(c.TagIndex))
 		}
 	}
-	return bytes.NewReader(buf.Bytes())
+	// io.MultiReader's WriteTo hands each part to the writer in one Write.
+	return io.MultiReader(bytes.NewReader(header), bytes.NewReader(cm.executable), bytes.NewReader(buf.Bytes()))
 }
 
 // deserializeCompiledModule reads a cache entry written by

@@ -4,6 +4,7 @@ package frontend
 import (
 	"bytes"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/tetratelabs/wazero/internal/engine/wazevo/ssa"
@@ -62,8 +63,17 @@ type Compiler struct {
 	knownSafeBounds    [] /* ssa.ValueID to */ knownSafeBound
 	knownSafeBoundsSet []ssa.ValueID
 
-	knownSafeBoundsAtTheEndOfBlocks   [] /* ssa.BlockID to */ knownSafeBoundsAtTheEndOfBlock
-	varLengthKnownSafeBoundWithIDPool wazevoapi.VarLengthPool[knownSafeBoundWithID]
+	// knownSafeBoundsAtTheEndOfBlocks holds, per block, the known safe
+	// bounds at its end until every successor that reads them has been
+	// entered (pybox patch 0013; a pooled copy per block was kept until
+	// the function's end, which for a function of tens of thousands of
+	// blocks took hundreds of MB).
+	knownSafeBoundsAtTheEndOfBlocks [] /* ssa.BlockID to */ knownSafeBoundsAtTheEndOfBlock
+	// freeKnownSafeBounds are released snapshots' slices, reused.
+	freeKnownSafeBounds [][]knownSafeBoundWithID
+	// returnBlockEntered is the return block's entered flag (its ID is
+	// too large for knownSafeBoundsAtTheEndOfBlocks).
+	returnBlockEntered bool
 
 	execCtxPtrValue, moduleCtxPtrValue ssa.Value
 
@@ -104,22 +114,36 @@ type (
 		knownSafeBound
 		id ssa.ValueID
 	}
-	knownSafeBoundsAtTheEndOfBlock = wazevoapi.VarLength[knownSafeBoundWithID]
+	// knownSafeBoundsAtTheEndOfBlock is what a block passes on to its
+	// successors (pybox patch 0013).
+	knownSafeBoundsAtTheEndOfBlock struct {
+		// bounds are the known safe bounds at the end of the block, sorted
+		// by id; nil when none, or when released.
+		bounds []knownSafeBoundWithID
+		// pending counts the edges to successors that have not been entered
+		// yet: each reads bounds once when it is entered. At zero, bounds
+		// are released.
+		pending int
+		// entered is set when the block's own known bounds were initialized
+		// from its predecessors (it is then being lowered, or was).
+		entered bool
+	}
 )
 
-var knownSafeBoundsAtTheEndOfBlockNil = wazevoapi.NewNilVarLength[knownSafeBoundWithID]()
+// maxRetainedKnownSafeBounds bounds the capacity (in entries) of released
+// snapshot slices kept from one function to the next.
+const maxRetainedKnownSafeBounds = 1 << 18
 
 // NewFrontendCompiler returns a frontend Compiler.
 func NewFrontendCompiler(m *wasm.Module, ssaBuilder ssa.Builder, offset *wazevoapi.ModuleContextOffsetData, ensureTermination bool, listenerOn bool, sourceInfo bool) *Compiler {
 	c := &Compiler{
-		m:                                 m,
-		ssaBuilder:                        ssaBuilder,
-		br:                                bytes.NewReader(nil),
-		offset:                            offset,
-		ensureTermination:                 ensureTermination,
-		needSourceOffsetInfo:              sourceInfo,
-		tryTableMetadata:                  &localTryTableMetadata{},
-		varLengthKnownSafeBoundWithIDPool: wazevoapi.NewVarLengthPool[knownSafeBoundWithID](),
+		m:                    m,
+		ssaBuilder:           ssaBuilder,
+		br:                   bytes.NewReader(nil),
+		offset:               offset,
+		ensureTermination:    ensureTermination,
+		needSourceOffsetInfo: sourceInfo,
+		tryTableMetadata:     &localTryTableMetadata{},
 	}
 	c.declareSignatures(listenerOn)
 	return c
@@ -347,8 +371,26 @@ func (c *Compiler) Init(idx, typIndex wasm.Index, typ *wasm.FunctionType, localT
 	c.needListener = needListener
 	c.tryTableDepth = 0
 	c.clearSafeBounds()
-	c.varLengthKnownSafeBoundWithIDPool.Reset()
+	retained := 0
+	for _, f := range c.freeKnownSafeBounds {
+		retained += cap(f)
+	}
+	for i := range c.knownSafeBoundsAtTheEndOfBlocks {
+		c.releaseKnownSafeBounds(&c.knownSafeBoundsAtTheEndOfBlocks[i])
+	}
+	// Keep what a typical function needs, not what the largest one did.
+	kept := c.freeKnownSafeBounds[:0]
+	retained = 0
+	for _, f := range c.freeKnownSafeBounds {
+		if retained+cap(f) <= maxRetainedKnownSafeBounds {
+			retained += cap(f)
+			kept = append(kept, f)
+		}
+	}
+	clear(c.freeKnownSafeBounds[len(kept):])
+	c.freeKnownSafeBounds = kept
 	c.knownSafeBoundsAtTheEndOfBlocks = c.knownSafeBoundsAtTheEndOfBlocks[:0]
+	c.returnBlockEntered = false
 }
 
 // Note: this assumes 64-bit platform (I believe we won't have 32-bit backend ;)).
@@ -583,38 +625,107 @@ func (c *Compiler) allocateVarLengthValues(_cap int, vs ...ssa.Value) ssa.Values
 	return args
 }
 
-func (c *Compiler) finalizeKnownSafeBoundsAtTheEndOfBlock(bID ssa.BasicBlockID) {
-	_bID := int(bID)
-	if l := len(c.knownSafeBoundsAtTheEndOfBlocks); _bID >= l {
+// knownSafeBoundsAt returns the entry of block id, growing the table as
+// needed. The pointer is valid until the table grows again.
+func (c *Compiler) knownSafeBoundsAt(id ssa.BasicBlockID) *knownSafeBoundsAtTheEndOfBlock {
+	if l := len(c.knownSafeBoundsAtTheEndOfBlocks); int(id) >= l {
 		c.knownSafeBoundsAtTheEndOfBlocks = append(c.knownSafeBoundsAtTheEndOfBlocks,
-			make([]knownSafeBoundsAtTheEndOfBlock, _bID+1-len(c.knownSafeBoundsAtTheEndOfBlocks))...)
-		for i := l; i < len(c.knownSafeBoundsAtTheEndOfBlocks); i++ {
-			c.knownSafeBoundsAtTheEndOfBlocks[i] = knownSafeBoundsAtTheEndOfBlockNil
+			make([]knownSafeBoundsAtTheEndOfBlock, int(id)+1-l)...)
+	}
+	return &c.knownSafeBoundsAtTheEndOfBlocks[id]
+}
+
+// releaseKnownSafeBounds drops e's snapshot, keeping its slice for reuse.
+func (c *Compiler) releaseKnownSafeBounds(e *knownSafeBoundsAtTheEndOfBlock) {
+	if e.bounds != nil {
+		c.freeKnownSafeBounds = append(c.freeKnownSafeBounds, e.bounds[:0])
+		e.bounds = nil
+	}
+	e.pending = 0
+}
+
+func (c *Compiler) finalizeKnownSafeBoundsAtTheEndOfBlock(bID ssa.BasicBlockID) {
+	// Every branch out of the block has been emitted: count the edges to
+	// successors not entered yet, the only readers of this snapshot (a
+	// successor entered before, a loop header reached by a back edge, does
+	// not read it again).
+	blk := c.ssaBuilder.BasicBlock(bID)
+	c.knownSafeBoundsAt(bID) // grow before the successors' lookups.
+	pending := 0
+	for i, n := 0, blk.Succs(); i < n; i++ {
+		if !c.blockEntered(blk.Succ(i)) {
+			pending++
 		}
 	}
-	p := &c.varLengthKnownSafeBoundWithIDPool
-	size := len(c.knownSafeBoundsSet)
-	allocated := c.varLengthKnownSafeBoundWithIDPool.Allocate(size)
-	// Sort the known safe bounds by the value ID so that we can use the intersection algorithm in initializeCurrentBlockKnownBounds.
-	sortSSAValueIDs(c.knownSafeBoundsSet)
-	for _, vID := range c.knownSafeBoundsSet {
-		kb := c.knownSafeBounds[vID]
-		allocated = allocated.Append(p, knownSafeBoundWithID{
-			knownSafeBound: kb,
-			id:             vID,
-		})
+	e := c.knownSafeBoundsAt(bID)
+	c.releaseKnownSafeBounds(e)
+	if size := len(c.knownSafeBoundsSet); size > 0 && pending > 0 {
+		var bounds []knownSafeBoundWithID
+		if n := len(c.freeKnownSafeBounds); n > 0 {
+			bounds = c.freeKnownSafeBounds[n-1]
+			c.freeKnownSafeBounds[n-1] = nil
+			c.freeKnownSafeBounds = c.freeKnownSafeBounds[:n-1]
+		}
+		bounds = slices.Grow(bounds, size)
+		// Sort the known safe bounds by the value ID so that we can use the intersection algorithm in initializeCurrentBlockKnownBounds.
+		sortSSAValueIDs(c.knownSafeBoundsSet)
+		for _, vID := range c.knownSafeBoundsSet {
+			bounds = append(bounds, knownSafeBoundWithID{
+				knownSafeBound: c.knownSafeBounds[vID],
+				id:             vID,
+			})
+		}
+		e.bounds, e.pending = bounds, pending
 	}
-	c.knownSafeBoundsAtTheEndOfBlocks[bID] = allocated
 	c.clearSafeBounds()
+}
+
+// blockEntered reports whether blk's known bounds were initialized.
+func (c *Compiler) blockEntered(blk ssa.BasicBlock) bool {
+	if blk.ReturnBlock() {
+		return c.returnBlockEntered
+	}
+	id := blk.ID()
+	return int(id) < len(c.knownSafeBoundsAtTheEndOfBlocks) && c.knownSafeBoundsAtTheEndOfBlocks[id].entered
+}
+
+// readKnownSafeBoundsOfPreds is called once the current block has read its
+// predecessors' snapshots: each read one edge's worth, and a snapshot no
+// successor will read again is released.
+func (c *Compiler) readKnownSafeBoundsOfPreds(blk ssa.BasicBlock) {
+	for i, n := 0, blk.Preds(); i < n; i++ {
+		pid := blk.Pred(i).ID()
+		if int(pid) >= len(c.knownSafeBoundsAtTheEndOfBlocks) {
+			continue
+		}
+		e := &c.knownSafeBoundsAtTheEndOfBlocks[pid]
+		if e.pending > 0 {
+			if e.pending--; e.pending == 0 {
+				c.releaseKnownSafeBounds(e)
+			}
+		}
+	}
 }
 
 func (c *Compiler) initializeCurrentBlockKnownBounds() {
 	currentBlk := c.ssaBuilder.CurrentBlock()
+	if c.blockEntered(currentBlk) {
+		// Not expected (a block is lowered once). Its predecessors'
+		// snapshots may be released: start with no known bounds, which
+		// only keeps bounds checks that could have been left out.
+		return
+	}
+	if currentBlk.ReturnBlock() {
+		c.returnBlockEntered = true
+	} else {
+		c.knownSafeBoundsAt(currentBlk.ID()).entered = true
+	}
+	defer c.readKnownSafeBoundsOfPreds(currentBlk)
 	switch preds := currentBlk.Preds(); preds {
 	case 0:
 	case 1:
 		pred := currentBlk.Pred(0).ID()
-		for _, kb := range c.getKnownSafeBoundsAtTheEndOfBlocks(pred).View() {
+		for _, kb := range c.getKnownSafeBoundsAtTheEndOfBlocks(pred) {
 			// Unless the block is sealed, we cannot assume the absolute address is valid:
 			// later we might add another predecessor that has no visibility of that value.
 			addr := ssa.ValueInvalid
@@ -627,7 +738,7 @@ func (c *Compiler) initializeCurrentBlockKnownBounds() {
 		c.pointers = c.pointers[:0]
 		c.bounds = c.bounds[:0]
 		for i := 0; i < preds; i++ {
-			c.bounds = append(c.bounds, c.getKnownSafeBoundsAtTheEndOfBlocks(currentBlk.Pred(i).ID()).View())
+			c.bounds = append(c.bounds, c.getKnownSafeBoundsAtTheEndOfBlocks(currentBlk.Pred(i).ID()))
 			c.pointers = append(c.pointers, 0)
 		}
 
@@ -669,9 +780,9 @@ func (c *Compiler) initializeCurrentBlockKnownBounds() {
 	}
 }
 
-func (c *Compiler) getKnownSafeBoundsAtTheEndOfBlocks(id ssa.BasicBlockID) knownSafeBoundsAtTheEndOfBlock {
+func (c *Compiler) getKnownSafeBoundsAtTheEndOfBlocks(id ssa.BasicBlockID) []knownSafeBoundWithID {
 	if int(id) >= len(c.knownSafeBoundsAtTheEndOfBlocks) {
-		return knownSafeBoundsAtTheEndOfBlockNil
+		return nil
 	}
-	return c.knownSafeBoundsAtTheEndOfBlocks[id]
+	return c.knownSafeBoundsAtTheEndOfBlocks[id].bounds
 }
