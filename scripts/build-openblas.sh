@@ -27,6 +27,8 @@
 #  - scripts/openblas/wasm32-wasi.patch: ctest.c reports wasm32-wasi as
 #    ARCH_RISCV64/OS_LINUX; no RISC-V -march/-mabi when the compiler targets
 #    wasm32; no YIELDING asm; no syscall() (mbind, set_mempolicy, gettid);
+#    DGEMM with our SIMD128 4x4 kernel (scripts/openblas/dgemm_kernel_4x4_wasm.c,
+#    unroll 4x4 in param.h, the generic 4x4 packing and TRMM kernels);
 #  - scripts/openblas/compat/sys/: empty sys/ipc.h and sys/syscall.h and a
 #    failing sysinfo() (WASI has none; OpenBLAS's memory.c includes them);
 #    buffers come from wasi-libc's mmap emulation (-lwasi-emulated-mman);
@@ -94,6 +96,10 @@ rm -rf "$W" && mkdir -p "$W/src"
 tar -xzf "$BUILD/src/$OB_SDIST" -C "$W/src" --strip-components=2 "cmeel_openblas-$OPENBLAS_VERSION/OpenBLAS"
 cd "$W/src"
 patch -p1 -s < "$HERE/wasm32-wasi.patch"
+# DGEMM micro-kernel of ours (SIMD128, 4x4; the patch selects it and sets
+# the matching unroll in param.h): the generic 2x2 C kernel is what
+# RISCV64_GENERIC has, several times slower (docs/runtime-bundle.md).
+cp "$HERE/dgemm_kernel_4x4_wasm.c" kernel/riscv64/
 # Subroutines return int everywhere (see the header). Each rewrite must
 # change something, else the source moved and the script must be reviewed.
 n1=$(grep -l '/\* Subroutine \*/ void ' lapack-netlib/SRC/*.c lapack-netlib/SRC/DEPRECATED/*.c | wc -l)
@@ -117,7 +123,9 @@ cp "$W"/install/include/*.h "$PREFIX/include/openblas/"
 cp "$W/install/lib/libopenblas.a" "$PREFIX/lib/libopenblas.a"
 llvm-ranlib-19 -D "$PREFIX/lib/libopenblas.a"
 # pkg-config file for numpy's meson (only $PREFIX/lib/pkgconfig is searched).
-# symbol_suffix: none; the interface is LP64 (32-bit integers).
+# symbol_suffix: none; the interface is LP64 (32-bit integers). OpenBLAS's
+# buffers come from wasi-libc's mmap emulation, its timers from the
+# process-clock emulation: both libraries are part of its link line.
 cat > "$PREFIX/lib/pkgconfig/openblas.pc" <<PC
 prefix=$PREFIX
 libdir=\${prefix}/lib
@@ -128,7 +136,7 @@ version=$OPENBLAS_VERSION
 Name: openblas
 Description: OpenBLAS $OPENBLAS_VERSION for wasm32-wasi (pybox, single-threaded, C LAPACK)
 Version: $OPENBLAS_VERSION
-Libs: -L\${libdir} -lopenblas
+Libs: -L\${libdir} -lopenblas -lwasi-emulated-mman -lwasi-emulated-process-clocks
 Cflags: -I\${includedir}
 PC
 
@@ -141,4 +149,11 @@ cat > "$BUILD/openblas-manifest.json" <<JSON
   "archive": {"file": "prefix/lib/libopenblas.a", "size": $(stat -c %s "$PREFIX/lib/libopenblas.a"), "sha256": "$(sha "$PREFIX/lib/libopenblas.a")"}}
 ]
 JSON
+# DGEMM/SGEMM over every remainder shape, LU and Cholesky solves, and no
+# signature mismatch in the whole archive (scripts/openblas/selftest.sh).
+if command -v node >/dev/null; then
+  PYBOX_BUILD_DIR=$BUILD "$HERE/selftest.sh" >&2
+else
+  echo "node not found: scripts/openblas/selftest.sh not run" >&2
+fi
 log "openblas done: libopenblas.a $(stat -c %s "$PREFIX/lib/libopenblas.a") bytes"
