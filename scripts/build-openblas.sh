@@ -34,18 +34,13 @@
 #    buffers come from wasi-libc's mmap emulation (-lwasi-emulated-mman);
 #  - every Fortran-callable subroutine returns int (see below).
 #
-# Why int: wasm checks function signatures at link time. A call through a
-# declaration whose return type differs from the definition's is linked by
-# wasm-ld to a stub that traps ("function signature mismatch"). In OpenBLAS
-# the same subroutine is `void` in one place and `int` in another
-# (lapack-netlib's translation declares dgetrf_ void, interface/lapack/
-# defines it int; BLAS is void in interface/*.c), and numpy (like scipy and
-# every f2c-style caller) declares subroutines as returning int. Here all of
-# them are int: lapack-netlib's `/* Subroutine */ void`, the Fortran-style
-# entry points `void NAME(` of interface/, and common_interface.h's
-# `void BLASFUNC(`. Their bodies' bare `return;` are compiled with
-# -Wno-return-mismatch/-Wno-return-type; no caller reads the value. The
-# cblas_* functions (CNAME) stay void, as cblas.h and numpy declare them.
+# Why int: wasm checks function signatures at link time, and a call through
+# a declaration whose return type differs from the definition's is linked to
+# a stub that traps. OpenBLAS says void in some places and int in others for
+# the same subroutine; numpy and scipy say int. scripts/openblas/
+# int-subroutines.py makes them all int (details there);
+# scripts/openblas/selftest.sh links the whole archive and fails on any
+# remaining "signature mismatch".
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -92,24 +87,24 @@ if [ ! -f "$BUILD/src/$OB_SDIST" ]; then
   python3 -m pip download --no-deps --no-binary "$OB_PYPI" -d "$BUILD/src" "$OB_PYPI==$OPENBLAS_VERSION" >&2
 fi
 check_sha "$BUILD/src/$OB_SDIST" "$OB_SHA256"
-rm -rf "$W" && mkdir -p "$W/src"
-tar -xzf "$BUILD/src/$OB_SDIST" -C "$W/src" --strip-components=2 "cmeel_openblas-$OPENBLAS_VERSION/OpenBLAS"
-cd "$W/src"
-patch -p1 -s < "$HERE/wasm32-wasi.patch"
-# DGEMM micro-kernel of ours (SIMD128, 4x4; the patch selects it and sets
-# the matching unroll in param.h): the generic 2x2 C kernel is what
-# RISCV64_GENERIC has, several times slower (docs/runtime-bundle.md).
-cp "$HERE/dgemm_kernel_4x4_wasm.c" kernel/riscv64/
-# Subroutines return int everywhere (see the header). Each rewrite must
-# change something, else the source moved and the script must be reviewed.
-n1=$(grep -l '/\* Subroutine \*/ void ' lapack-netlib/SRC/*.c lapack-netlib/SRC/DEPRECATED/*.c | wc -l)
-sed -i 's#/\* Subroutine \*/ void #/* Subroutine */ int #g' lapack-netlib/SRC/*.c lapack-netlib/SRC/DEPRECATED/*.c
-n2=$(grep -lE '^void[[:space:]]+NAME[[:space:]]*\(' interface/*.c interface/lapack/*.c | wc -l)
-sed -i -E 's/^void([[:space:]]+NAME[[:space:]]*\()/int\1/' interface/*.c interface/lapack/*.c
-n3=$(grep -cE '^void[[:space:]]+BLASFUNC' common_interface.h)
-sed -i -E 's/^void([[:space:]]+BLASFUNC)/int \1/' common_interface.h
-echo "int subroutines: $n1 lapack-netlib files, $n2 interface files, $n3 common_interface.h declarations" >&2
-[ "$n1" -gt 1000 ] && [ "$n2" -gt 50 ] && [ "$n3" -gt 100 ] || { echo "int rewrite matched too little" >&2; exit 1; }
+if [ "${OB_RESUME:-}" = 1 ] && [ -f "$W/src/Makefile" ]; then
+  # Development only: recompile what changed in an existing $W/src.
+  cd "$W/src"
+  cp "$HERE/dgemm_kernel_4x4_wasm.c" kernel/riscv64/
+  python3 "$HERE/int-subroutines.py" "$W/src"
+else
+  rm -rf "$W" && mkdir -p "$W/src"
+  tar -xzf "$BUILD/src/$OB_SDIST" -C "$W/src" --strip-components=2 "cmeel_openblas-$OPENBLAS_VERSION/OpenBLAS"
+  cd "$W/src"
+  patch -p1 -s < "$HERE/wasm32-wasi.patch"
+  # DGEMM micro-kernel of ours (SIMD128, 4x4; the patch selects it and sets
+  # the matching unroll in param.h): the generic 2x2 C kernel is what
+  # RISCV64_GENERIC has, several times slower (docs/runtime-bundle.md).
+  cp "$HERE/dgemm_kernel_4x4_wasm.c" kernel/riscv64/
+  # Subroutines return int everywhere (see the header and
+  # scripts/openblas/int-subroutines.py).
+  INT_SUBROUTINES_FRESH=1 python3 "$HERE/int-subroutines.py" "$W/src"
+fi
 
 log "openblas: compile (libs, netlib)"
 nice -n 19 make -j"$JOBS" "${OB_MAKEFLAGS[@]}" libs netlib > "$W/make.log" 2>&1 || { grep -m20 -E 'error|Error' "$W/make.log"; tail -20 "$W/make.log"; exit 1; }
@@ -144,7 +139,7 @@ cat > "$BUILD/openblas-manifest.json" <<JSON
 [
  {"name": "openblas", "version": "$OPENBLAS_VERSION", "source": "PyPI sdist $OB_PYPI $OPENBLAS_VERSION (its OpenBLAS/ tree)", "file": "$OB_SDIST", "sha256": "$OB_SHA256",
   "license": "BSD-3-Clause (OpenBLAS; lapack-netlib: BSD-3-Clause)",
-  "patches": ["scripts/openblas/wasm32-wasi.patch", "scripts/openblas/compat/sys/", "subroutines return int (build-openblas.sh)"],
+  "patches": ["scripts/openblas/wasm32-wasi.patch", "scripts/openblas/compat/sys/", "scripts/openblas/int-subroutines.py", "scripts/openblas/dgemm_kernel_4x4_wasm.c"],
   "make": "$(printf '%s ' "${OB_MAKEFLAGS[@]}" | sed -e "s#$BUILD#<build>#g" -e "s#$ROOT#<repo>#g" -e 's/"/\\"/g')",
   "archive": {"file": "prefix/lib/libopenblas.a", "size": $(stat -c %s "$PREFIX/lib/libopenblas.a"), "sha256": "$(sha "$PREFIX/lib/libopenblas.a")"}}
 ]
