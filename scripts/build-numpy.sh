@@ -235,10 +235,9 @@ cp "$HERE/extmod/_pybox_extfinder.py" "$HERE/extmod/pybox-ext.pth" "$SP/"
 # libc++ of python.wasm: matplotlib's C++ needs its exceptions, and
 # numpy's objects (ABI v2, same LLVM release) link against it unchanged.
 # long double printf (numpy formats np.longdouble through libc in places).
-# OpenBLAS after numpy (static archives resolve left to right), with the
-# wasi-libc emulation libraries it needs (mmap for its buffers).
+# OpenBLAS after numpy (static archives resolve left to right).
 np_blas_libs=
-[ "$NP_BLAS" = openblas ] && np_blas_libs="-lopenblas -lwasi-emulated-mman"
+[ "$NP_BLAS" = openblas ] && np_blas_libs="-lopenblas"
 echo "_pybox_ext_numpy -L$PREFIX/lib -lnumpy $np_blas_libs -L$PREFIX_EH/lib -lc++ -lc-printscan-long-double" > "$BUILD/setup-numpy.local"
 
 cat > "$BUILD/manifest-numpy.json" <<JSON

@@ -31,7 +31,10 @@
 #    unroll 4x4 in param.h, the generic 4x4 packing and TRMM kernels);
 #  - scripts/openblas/compat/sys/: empty sys/ipc.h and sys/syscall.h and a
 #    failing sysinfo() (WASI has none; OpenBLAS's memory.c includes them);
-#    buffers come from wasi-libc's mmap emulation (-lwasi-emulated-mman);
+#    the headers of wasi-libc's mmap and process-clock emulations are
+#    enabled (common.h includes them) but nothing calls them: memory.c takes
+#    its buffers from malloc on WASI (the patch), so no emulation library is
+#    linked;
 #  - every Fortran-callable subroutine returns int (see below).
 #
 # Why int: wasm checks function signatures at link time, and a call through
@@ -118,9 +121,10 @@ cp "$W"/install/include/*.h "$PREFIX/include/openblas/"
 cp "$W/install/lib/libopenblas.a" "$PREFIX/lib/libopenblas.a"
 llvm-ranlib-19 -D "$PREFIX/lib/libopenblas.a"
 # pkg-config file for numpy's meson (only $PREFIX/lib/pkgconfig is searched).
-# symbol_suffix: none; the interface is LP64 (32-bit integers). OpenBLAS's
-# buffers come from wasi-libc's mmap emulation, its timers from the
-# process-clock emulation: both libraries are part of its link line.
+# symbol_suffix: none; the interface is LP64 (32-bit integers). One library
+# only: meson's symbol probe links with --start-group/--end-group around
+# several, which wasm-ld 19 rejects (so OpenBLAS needs no emulation library:
+# its buffers come from malloc, see the patch).
 cat > "$PREFIX/lib/pkgconfig/openblas.pc" <<PC
 prefix=$PREFIX
 libdir=\${prefix}/lib
@@ -131,7 +135,7 @@ version=$OPENBLAS_VERSION
 Name: openblas
 Description: OpenBLAS $OPENBLAS_VERSION for wasm32-wasi (pybox, single-threaded, C LAPACK)
 Version: $OPENBLAS_VERSION
-Libs: -L\${libdir} -lopenblas -lwasi-emulated-mman -lwasi-emulated-process-clocks
+Libs: -L\${libdir} -lopenblas
 Cflags: -I\${includedir}
 PC
 

@@ -13,7 +13,7 @@ trap 'rm -rf "$out"' EXIT
 clang-19 --target=wasm32-wasi --sysroot="$BUILD/sysroot" -O2 -msimd128 \
   "$ROOT/scripts/openblas/selftest.c" -o "$out/selftest.wasm" \
   -L"$BUILD/prefix/lib" -Wl,--whole-archive -lopenblas -Wl,--no-whole-archive \
-  -lwasi-emulated-mman -lwasi-emulated-process-clocks -lm 2> "$out/ld.log" || { cat "$out/ld.log"; exit 1; }
+  -lm 2> "$out/ld.log" || { cat "$out/ld.log"; exit 1; }
 if grep -q "signature mismatch" "$out/ld.log"; then
   echo "wasm-ld: function signature mismatches in libopenblas.a:"; grep -A2 "signature mismatch" "$out/ld.log" | head -60
   exit 1
