@@ -137,6 +137,11 @@ cp "$HERE/pybox_simd.h" "$SRC/numpy/_core/src/umath/"
 # (np.repeat's counts, RandomState, PyArray_FROM_OTF in extensions) accepts
 # default integers whose values fit (scripts/numpy/index-narrowing.patch).
 (cd "$SRC" && patch -p1 -s < "$HERE/index-narrowing.patch")
+# With OpenBLAS: numpy's xerbla (LAPACK's error handler, raising ValueError)
+# takes the hidden string length every OpenBLAS/LAPACK caller passes; with
+# two parameters wasm-ld linked those calls to a trap
+# (scripts/numpy/xerbla-length.patch).
+[ "$NP_BLAS" = openblas ] && (cd "$SRC" && patch -p1 -s < "$HERE/xerbla-length.patch")
 
 log "numpy: meson setup (cross wasm32-wasi)"
 sed "s#@SYSROOT@#$SYSROOT#g" "$HERE/wasm32-wasi.cross.in" > "$BUILD/numpy-cross.txt"
@@ -245,7 +250,7 @@ cat > "$BUILD/manifest-numpy.json" <<JSON
  {"name": "numpy", "version": "$NUMPY_VERSION", "source": "PyPI sdist", "file": "$NUMPY_SDIST", "sha256": "$NUMPY_SHA256",
   "license": "BSD-3-Clause AND 0BSD AND MIT AND Zlib AND CC0-1.0 (numpy/LICENSE.txt; bundled lapack_lite and pocketfft: BSD-3-Clause)",
   "blas": "$NP_BLAS",
-  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/wasm32-fixes.patch", "scripts/numpy/wasi-file-dup.patch", "scripts/numpy/matmul-rows.patch", "scripts/numpy/simd-loops.patch", "scripts/numpy/pybox_simd.h", "scripts/numpy/default-int64.patch", "scripts/numpy/index-narrowing.patch", "mtrand symbol renaming (build-numpy.sh)"],
+  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/wasm32-fixes.patch", "scripts/numpy/wasi-file-dup.patch", "scripts/numpy/matmul-rows.patch", "scripts/numpy/simd-loops.patch", "scripts/numpy/pybox_simd.h", "scripts/numpy/default-int64.patch", "scripts/numpy/index-narrowing.patch", $( [ "$NP_BLAS" = openblas ] && echo '"scripts/numpy/xerbla-length.patch", ')"mtrand symbol renaming (build-numpy.sh)"],
   "modules": "$(echo $MODULES | tr / .)",
   "build_tools": {"meson": "numpy's vendored meson", "cython": "$CYTHON_VERSION", "ninja": "$NINJA_VERSION"},
   "flags": {"cflags": "$OPT_CFLAGS $WASM_FEATURES $NP_SIMD", "cxxflags": "-fignore-exceptions -Drestrict=__restrict",
