@@ -93,7 +93,7 @@ check_sha "$BUILD/src/$OB_SDIST" "$OB_SHA256"
 if [ "${OB_RESUME:-}" = 1 ] && [ -f "$W/src/Makefile" ]; then
   # Development only: recompile what changed in an existing $W/src.
   cd "$W/src"
-  cp "$HERE/dgemm_kernel_4x4_wasm.c" kernel/riscv64/
+  cp "$HERE/dgemm_kernel_4x4_wasm.c" "$HERE/ddot_kernel_wasm.c" "$HERE/dgemv_kernels_wasm.c" kernel/riscv64/
   python3 "$HERE/int-subroutines.py" "$W/src"
 else
   rm -rf "$W" && mkdir -p "$W/src"
@@ -103,7 +103,7 @@ else
   # DGEMM micro-kernel of ours (SIMD128, 4x4; the patch selects it and sets
   # the matching unroll in param.h): the generic 2x2 C kernel is what
   # RISCV64_GENERIC has, several times slower (docs/runtime-bundle.md).
-  cp "$HERE/dgemm_kernel_4x4_wasm.c" kernel/riscv64/
+  cp "$HERE/dgemm_kernel_4x4_wasm.c" "$HERE/ddot_kernel_wasm.c" "$HERE/dgemv_kernels_wasm.c" kernel/riscv64/
   # Subroutines return int everywhere (see the header and
   # scripts/openblas/int-subroutines.py).
   INT_SUBROUTINES_FRESH=1 python3 "$HERE/int-subroutines.py" "$W/src"
@@ -143,7 +143,7 @@ cat > "$BUILD/openblas-manifest.json" <<JSON
 [
  {"name": "openblas", "version": "$OPENBLAS_VERSION", "source": "PyPI sdist $OB_PYPI $OPENBLAS_VERSION (its OpenBLAS/ tree)", "file": "$OB_SDIST", "sha256": "$OB_SHA256",
   "license": "BSD-3-Clause (OpenBLAS; lapack-netlib: BSD-3-Clause)",
-  "patches": ["scripts/openblas/wasm32-wasi.patch", "scripts/openblas/compat/sys/", "scripts/openblas/int-subroutines.py", "scripts/openblas/dgemm_kernel_4x4_wasm.c"],
+  "patches": ["scripts/openblas/wasm32-wasi.patch", "scripts/openblas/compat/sys/", "scripts/openblas/int-subroutines.py", "scripts/openblas/dgemm_kernel_4x4_wasm.c", "scripts/openblas/ddot_kernel_wasm.c", "scripts/openblas/dgemv_kernels_wasm.c"],
   "make": "$(printf '%s ' "${OB_MAKEFLAGS[@]}" | sed -e "s#$BUILD#<build>#g" -e "s#$ROOT#<repo>#g" -e 's/"/\\"/g')",
   "archive": {"file": "prefix/lib/libopenblas.a", "size": $(stat -c %s "$PREFIX/lib/libopenblas.a"), "sha256": "$(sha "$PREFIX/lib/libopenblas.a")"}}
 ]

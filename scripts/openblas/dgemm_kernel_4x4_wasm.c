@@ -35,24 +35,42 @@ static void block_4x4(BLASLONG bk, FLOAT alpha, const FLOAT *a, const FLOAT *b,
                       FLOAT *C, BLASLONG ldc) {
   v128_t c00 = wasm_f64x2_splat(0), c01 = c00, c10 = c00, c11 = c00;
   v128_t c20 = c00, c21 = c00, c30 = c00, c31 = c00;
-  for (BLASLONG k = 0; k < bk; k++) {
-    v128_t a0 = wasm_v128_load(a);
-    v128_t a1 = wasm_v128_load(a + 2);
-    v128_t b0 = wasm_f64x2_splat(b[0]);
-    v128_t b1 = wasm_f64x2_splat(b[1]);
-    c00 = wasm_f64x2_add(c00, wasm_f64x2_mul(a0, b0));
-    c01 = wasm_f64x2_add(c01, wasm_f64x2_mul(a1, b0));
-    c10 = wasm_f64x2_add(c10, wasm_f64x2_mul(a0, b1));
-    c11 = wasm_f64x2_add(c11, wasm_f64x2_mul(a1, b1));
-    v128_t b2 = wasm_f64x2_splat(b[2]);
-    v128_t b3 = wasm_f64x2_splat(b[3]);
-    c20 = wasm_f64x2_add(c20, wasm_f64x2_mul(a0, b2));
-    c21 = wasm_f64x2_add(c21, wasm_f64x2_mul(a1, b2));
-    c30 = wasm_f64x2_add(c30, wasm_f64x2_mul(a0, b3));
-    c31 = wasm_f64x2_add(c31, wasm_f64x2_mul(a1, b3));
+  /* One k step: A rows 0-3 at a[o..o+3], B columns 0-3 at b[o..o+3]. */
+#define PYBOX_STEP(o)                                                          \
+  do {                                                                         \
+    v128_t a0 = wasm_v128_load(a + (o));                                       \
+    v128_t a1 = wasm_v128_load(a + (o) + 2);                                   \
+    v128_t b0 = wasm_f64x2_splat(b[(o)]);                                      \
+    v128_t b1 = wasm_f64x2_splat(b[(o) + 1]);                                  \
+    c00 = wasm_f64x2_add(c00, wasm_f64x2_mul(a0, b0));                         \
+    c01 = wasm_f64x2_add(c01, wasm_f64x2_mul(a1, b0));                         \
+    c10 = wasm_f64x2_add(c10, wasm_f64x2_mul(a0, b1));                         \
+    c11 = wasm_f64x2_add(c11, wasm_f64x2_mul(a1, b1));                         \
+    v128_t b2 = wasm_f64x2_splat(b[(o) + 2]);                                  \
+    v128_t b3 = wasm_f64x2_splat(b[(o) + 3]);                                  \
+    c20 = wasm_f64x2_add(c20, wasm_f64x2_mul(a0, b2));                         \
+    c21 = wasm_f64x2_add(c21, wasm_f64x2_mul(a1, b2));                         \
+    c30 = wasm_f64x2_add(c30, wasm_f64x2_mul(a0, b3));                         \
+    c31 = wasm_f64x2_add(c31, wasm_f64x2_mul(a1, b3));                         \
+  } while (0)
+  /* Four k steps per iteration: python.wasm's loop guard (internal/
+   * loopguard) adds a countdown to every loop iteration, a real cost in a
+   * loop this short. */
+  BLASLONG k = 0;
+  for (; k + 4 <= bk; k += 4) {
+    PYBOX_STEP(0);
+    PYBOX_STEP(4);
+    PYBOX_STEP(8);
+    PYBOX_STEP(12);
+    a += 16;
+    b += 16;
+  }
+  for (; k < bk; k++) {
+    PYBOX_STEP(0);
     a += 4;
     b += 4;
   }
+#undef PYBOX_STEP
   v128_t va = wasm_f64x2_splat(alpha);
 #define PYBOX_STORE(col, lo, hi)                                               \
   do {                                                                         \

@@ -1,7 +1,8 @@
 /*
  * selftest.c — checks the wasm32 libopenblas.a against naive loops: DGEMM
  * and SGEMM over shapes that exercise every remainder panel of the
- * micro-kernels, both transpositions, alpha and beta; DGESV (LU solve) and
+ * micro-kernels, both transpositions, alpha and beta; DGEMV (both
+ * transpositions, unit and non-unit strides) and DDOT; DGESV (LU solve) and
  * DPOTRF + DPOTRS on well-conditioned systems. Exits non-zero on a mismatch.
  *
  *   scripts/openblas/selftest.sh     # compiles it for wasm32-wasi and runs it
@@ -17,6 +18,9 @@ int dgemm_(char *ta, char *tb, blasint *m, blasint *n, blasint *k, double *alpha
 int sgemm_(char *ta, char *tb, blasint *m, blasint *n, blasint *k, float *alpha,
            float *a, blasint *lda, float *b, blasint *ldb, float *beta,
            float *c, blasint *ldc);
+int dgemv_(char *t, blasint *m, blasint *n, double *alpha, double *a, blasint *lda,
+           double *x, blasint *incx, double *beta, double *y, blasint *incy);
+double ddot_(blasint *n, double *x, blasint *incx, double *y, blasint *incy);
 int dgesv_(blasint *n, blasint *nrhs, double *a, blasint *lda, blasint *ipiv,
            double *b, blasint *ldb, blasint *info);
 int dpotrf_(char *uplo, blasint *n, double *a, blasint *lda, blasint *info);
@@ -73,6 +77,36 @@ static void test_gemm(int m, int n, int k, char ta, char tb) {
   what[0] = 's';
   check(what, errf, 1e-5 * (k + 1));
   free(a); free(b); free(c); free(r); free(af); free(bf); free(cf);
+}
+
+static void test_gemv_dot(int m, int n, char t, int inc) {
+  int lda = m + 1, xl = (t == 'N' ? n : m), yl = (t == 'N' ? m : n);
+  double *a = malloc(sizeof(double) * lda * n), *x = malloc(sizeof(double) * xl * inc);
+  double *y = malloc(sizeof(double) * yl * inc), *r = malloc(sizeof(double) * yl);
+  for (int i = 0; i < lda * n; i++) a[i] = rnd();
+  for (int i = 0; i < xl * inc; i++) x[i] = rnd();
+  for (int i = 0; i < yl * inc; i++) y[i] = rnd();
+  double alpha = 0.75, beta = 1.25;
+  for (int i = 0; i < yl; i++) {
+    double s = 0;
+    for (int p = 0; p < xl; p++) s += (t == 'N' ? a[p * lda + i] : a[i * lda + p]) * x[p * inc];
+    r[i] = alpha * s + beta * y[i * inc];
+  }
+  dgemv_(&t, &m, &n, &alpha, a, &lda, x, &inc, &beta, y, &inc);
+  double err = 0;
+  for (int i = 0; i < yl; i++) err = fmax(err, fabs(y[i * inc] - r[i]));
+  char what[64];
+  snprintf(what, sizeof what, "dgemv %c m=%d n=%d inc=%d", t, m, n, inc);
+  check(what, err, 1e-12 * (xl + 1));
+  /* ddot of x with the first xl strided elements of a */
+  double d = 0;
+  for (int i = 0; i < xl && i * inc < lda * n; i++) d += x[i * inc] * a[i * inc];
+  int dn = xl;
+  while (dn > 0 && (dn - 1) * inc >= lda * n) dn--;
+  double got = ddot_(&dn, x, &inc, a, &inc);
+  snprintf(what, sizeof what, "ddot n=%d inc=%d", dn, inc);
+  check(what, fabs(got - d), 1e-12 * (xl + 1));
+  free(a); free(x); free(y); free(r);
 }
 
 static void test_solvers(int n) {
@@ -132,10 +166,16 @@ int main(void) {
           test_gemm(sizes[x], sizes[y], sizes[z], tr[t & 1], tr[t >> 1]);
           count++;
         }
+  for (int x = 0; x < ns; x++)
+    for (int y = 0; y < ns; y++)
+      for (int t = 0; t < 4; t++) {
+        test_gemv_dot(sizes[x], sizes[y], tr[t & 1], 1 + (t >> 1));
+        count++;
+      }
   test_gemm(300, 257, 301, 'N', 'N');
   test_gemm(129, 300, 250, 'T', 'N');
   int solver_sizes[] = {1, 3, 4, 17, 64, 200};
   for (int i = 0; i < 6; i++) test_solvers(solver_sizes[i]);
-  printf("%d gemm shapes, 6 solver sizes: %d failures\n", count + 2, failures);
+  printf("%d gemm/gemv/dot shapes, 6 solver sizes: %d failures\n", count + 2, failures);
   return failures != 0;
 }
