@@ -6,12 +6,19 @@
  * (DGEMVNKERNEL: y[i] += alpha * sum_j A[i,j] x[j]). A is column-major with
  * leading dimension lda. The unit-stride cases are vectorized over the
  * column (T: two columns at once, two accumulators each; N: four columns
- * per pass over y); other strides use the plain loops. Loops handle 4+
+ * per pass over y); a strided x (T) of up to 2048 elements is first copied
+ * into the buffer OpenBLAS passes, a strided y (N) is summed there and then
+ * added. Loops handle 4+
  * elements per iteration because python.wasm's loop guard counts every
  * iteration.
  */
 #include "common.h"
 #include <wasm_simd128.h>
+
+/* OpenBLAS's x86_64 DGEMV kernels use the buffer for up to 2048 elements of
+ * x (T) or y (N), so every caller provides at least that many (interface/
+ * gemv.c: m + n). */
+#define PYBOX_NBMAX 2048
 
 static inline double hsum(v128_t v) {
   return wasm_f64x2_extract_lane(v, 0) + wasm_f64x2_extract_lane(v, 1);
@@ -21,8 +28,12 @@ int CNAME(BLASLONG m, BLASLONG n, BLASLONG dummy1, FLOAT alpha, FLOAT *a,
           BLASLONG lda, FLOAT *x, BLASLONG inc_x, FLOAT *y, BLASLONG inc_y,
           FLOAT *buffer) {
   (void)dummy1;
-  (void)buffer;
 #ifdef TRANS
+  if (inc_x != 1 && buffer != NULL && m <= PYBOX_NBMAX) {
+    for (BLASLONG i = 0; i < m; i++) buffer[i] = x[i * inc_x];
+    x = buffer;
+    inc_x = 1;
+  }
   if (inc_x == 1) {
     BLASLONG j = 0, iy = 0;
     for (; j + 2 <= n; j += 2) {
@@ -68,6 +79,15 @@ int CNAME(BLASLONG m, BLASLONG n, BLASLONG dummy1, FLOAT alpha, FLOAT *a,
   }
   return 0;
 #else
+  FLOAT *y_out = NULL;
+  BLASLONG inc_out = inc_y;
+  if (inc_y != 1 && buffer != NULL && m <= PYBOX_NBMAX) {
+    /* sum into the buffer, then add it to y */
+    for (BLASLONG i = 0; i < m; i++) buffer[i] = 0;
+    y_out = y;
+    y = buffer;
+    inc_y = 1;
+  }
   if (inc_y == 1) {
     BLASLONG j = 0, ix = 0;
     for (; j + 4 <= n; j += 4) {
@@ -99,6 +119,8 @@ int CNAME(BLASLONG m, BLASLONG n, BLASLONG dummy1, FLOAT alpha, FLOAT *a,
       for (BLASLONG i = 0; i < m; i++) y[i] += t * a0[i];
       ix += inc_x;
     }
+    if (y_out != NULL)
+      for (BLASLONG i = 0; i < m; i++) y_out[i * inc_out] += y[i];
     return 0;
   }
   BLASLONG ix = 0;
