@@ -27,8 +27,10 @@
 #  - scripts/openblas/wasm32-wasi.patch: ctest.c reports wasm32-wasi as
 #    ARCH_RISCV64/OS_LINUX; no RISC-V -march/-mabi when the compiler targets
 #    wasm32; no YIELDING asm; no syscall() (mbind, set_mempolicy, gettid);
-#    DGEMM with our SIMD128 4x4 kernel (scripts/openblas/dgemm_kernel_4x4_wasm.c,
-#    unroll 4x4 in param.h, the generic 4x4 packing and TRMM kernels);
+#    kernels of ours in wasm SIMD128 for DGEMM (4x4,
+#    scripts/openblas/dgemm_kernel_4x4_wasm.c, with the 4x4 unroll in
+#    param.h and the generic 4x4 packing and TRMM kernels), DDOT
+#    (ddot_kernel_wasm.c) and DGEMV (dgemv_kernels_wasm.c);
 #  - scripts/openblas/compat/sys/: empty sys/ipc.h and sys/syscall.h and a
 #    failing sysinfo() (WASI has none; OpenBLAS's memory.c includes them);
 #    the headers of wasi-libc's mmap and process-clock emulations are
