@@ -18,7 +18,9 @@
 # with a cross file and generates its sources (.c.src templates, code
 # generators, Cython); ninja then compiles only the objects of the extension
 # modules we ship. The .so link steps are never run: the objects are archived
-# and linked into python.wasm. No BLAS (numpy's bundled lapack_lite), no SIMD
+# and linked into python.wasm. BLAS and LAPACK: OpenBLAS
+# (scripts/build-openblas.sh, found through pkg-config in $BUILD/prefix),
+# or with NP_BLAS=none numpy's bundled lapack_lite as before. No SIMD
 # dispatch (-Ddisable-optimization=true, cpu-baseline/dispatch none).
 set -euo pipefail
 
@@ -47,6 +49,9 @@ WASM_FEATURES="-mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals"
 # compiles to SSE/NEON. numpy's own SIMD dispatch stays off (it has no wasm
 # target). Measured in docs/runtime-bundle.md ("Flags and why").
 NP_SIMD=${NP_SIMD--msimd128}
+# BLAS/LAPACK: openblas (libopenblas.a of build-openblas.sh) or none
+# (numpy's lapack_lite, no BLAS: 12x slower matmul/inv than native OpenBLAS).
+NP_BLAS=${NP_BLAS:-openblas}
 HERE=$ROOT/scripts/numpy
 SRC=$BUILD/numpy-src
 NB=$BUILD/numpy-build
@@ -70,7 +75,9 @@ check_sha() {
   fi
 }
 
-for f in "$BUILD/cpython/builddir/wasi/pyconfig.h" "$BUILD/cpython/Include/Python.h" "$PREFIX_EH/lib/libc++.a"; do
+blas_req=()
+[ "$NP_BLAS" = openblas ] && blas_req=("$PREFIX/lib/libopenblas.a" "$PREFIX/lib/pkgconfig/openblas.pc")
+for f in "$BUILD/cpython/builddir/wasi/pyconfig.h" "$BUILD/cpython/Include/Python.h" "$PREFIX_EH/lib/libc++.a" "${blas_req[@]}"; do
   [ -f "$f" ] || { echo "missing $f: build libc++ and configure CPython first (build-runtime.sh)" >&2; exit 1; }
 done
 
@@ -130,9 +137,23 @@ cp "$HERE/pybox_simd.h" "$SRC/numpy/_core/src/umath/"
 # (np.repeat's counts, RandomState, PyArray_FROM_OTF in extensions) accepts
 # default integers whose values fit (scripts/numpy/index-narrowing.patch).
 (cd "$SRC" && patch -p1 -s < "$HERE/index-narrowing.patch")
+# With OpenBLAS: numpy's xerbla (LAPACK's error handler, raising ValueError)
+# takes the hidden string length every OpenBLAS/LAPACK caller passes; with
+# two parameters wasm-ld linked those calls to a trap
+# (scripts/numpy/xerbla-length.patch).
+[ "$NP_BLAS" = openblas ] && (cd "$SRC" && patch -p1 -s < "$HERE/xerbla-length.patch")
 
 log "numpy: meson setup (cross wasm32-wasi)"
 sed "s#@SYSROOT@#$SYSROOT#g" "$HERE/wasm32-wasi.cross.in" > "$BUILD/numpy-cross.txt"
+if [ "$NP_BLAS" = openblas ]; then
+  # pkg-config sees only the wasm prefix (openblas.pc), never the host's.
+  sed -i -e "s#^pkg-config = 'false'#pkg-config = 'pkg-config'#" \
+    -e "s#^\[properties\]#&\npkg_config_libdir = ['$PREFIX/lib/pkgconfig']#" "$BUILD/numpy-cross.txt"
+  grep -q "^pkg-config = 'pkg-config'" "$BUILD/numpy-cross.txt"
+  NP_BLAS_OPTS="-Dallow-noblas=false -Dblas=openblas -Dlapack=openblas"
+else
+  NP_BLAS_OPTS="-Dallow-noblas=true -Dblas=none -Dlapack=none"
+fi
 # The -I flags in c_args make meson's configure checks (sizeof Py_intptr_t,
 # Python.h symbols) see the wasm pyconfig.h. clang-19 C++: CPython 3.11's
 # WASI pthread stubs header uses C's `restrict`; numpy's C++ uses
@@ -146,7 +167,7 @@ NP_CXXFLAGS="$NP_CFLAGS -Drestrict=__restrict -fignore-exceptions"
   --cross-file "$BUILD/numpy-cross.txt" \
   -Dbuildtype=release -Db_ndebug=if-release \
   -Ddisable-optimization=true -Dcpu-baseline=none -Dcpu-dispatch=none \
-  -Dallow-noblas=true -Dblas=none -Dlapack=none -Ddisable-threading=true \
+  $NP_BLAS_OPTS -Ddisable-threading=true \
   -Ddisable-highway=true -Ddisable-intel-sort=true -Ddisable-svml=true \
   "-Dc_args=$NP_CFLAGS" "-Dcpp_args=$NP_CXXFLAGS") > "$BUILD/numpy-setup.log" 2>&1 \
   || { tail -40 "$BUILD/numpy-setup.log"; exit 1; }
@@ -219,17 +240,21 @@ cp "$HERE/extmod/_pybox_extfinder.py" "$HERE/extmod/pybox-ext.pth" "$SP/"
 # libc++ of python.wasm: matplotlib's C++ needs its exceptions, and
 # numpy's objects (ABI v2, same LLVM release) link against it unchanged.
 # long double printf (numpy formats np.longdouble through libc in places).
-echo "_pybox_ext_numpy -L$PREFIX/lib -lnumpy -L$PREFIX_EH/lib -lc++ -lc-printscan-long-double" > "$BUILD/setup-numpy.local"
+# OpenBLAS after numpy (static archives resolve left to right).
+np_blas_libs=
+[ "$NP_BLAS" = openblas ] && np_blas_libs="-lopenblas"
+echo "_pybox_ext_numpy -L$PREFIX/lib -lnumpy $np_blas_libs -L$PREFIX_EH/lib -lc++ -lc-printscan-long-double" > "$BUILD/setup-numpy.local"
 
 cat > "$BUILD/manifest-numpy.json" <<JSON
 [
  {"name": "numpy", "version": "$NUMPY_VERSION", "source": "PyPI sdist", "file": "$NUMPY_SDIST", "sha256": "$NUMPY_SHA256",
   "license": "BSD-3-Clause AND 0BSD AND MIT AND Zlib AND CC0-1.0 (numpy/LICENSE.txt; bundled lapack_lite and pocketfft: BSD-3-Clause)",
-  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/wasm32-fixes.patch", "scripts/numpy/wasi-file-dup.patch", "scripts/numpy/matmul-rows.patch", "scripts/numpy/simd-loops.patch", "scripts/numpy/pybox_simd.h", "scripts/numpy/default-int64.patch", "scripts/numpy/index-narrowing.patch", "mtrand symbol renaming (build-numpy.sh)"],
+  "blas": "$NP_BLAS",
+  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/wasm32-fixes.patch", "scripts/numpy/wasi-file-dup.patch", "scripts/numpy/matmul-rows.patch", "scripts/numpy/simd-loops.patch", "scripts/numpy/pybox_simd.h", "scripts/numpy/default-int64.patch", "scripts/numpy/index-narrowing.patch", $( [ "$NP_BLAS" = openblas ] && echo '"scripts/numpy/xerbla-length.patch", ')"mtrand symbol renaming (build-numpy.sh)"],
   "modules": "$(echo $MODULES | tr / .)",
   "build_tools": {"meson": "numpy's vendored meson", "cython": "$CYTHON_VERSION", "ninja": "$NINJA_VERSION"},
   "flags": {"cflags": "$OPT_CFLAGS $WASM_FEATURES $NP_SIMD", "cxxflags": "-fignore-exceptions -Drestrict=__restrict",
-            "meson": "-Dbuildtype=release -Ddisable-optimization=true -Dcpu-baseline=none -Dcpu-dispatch=none -Dblas=none -Dlapack=none -Ddisable-threading=true -Ddisable-highway=true -Ddisable-intel-sort=true -Ddisable-svml=true"},
+            "meson": "-Dbuildtype=release -Ddisable-optimization=true -Dcpu-baseline=none -Dcpu-dispatch=none $NP_BLAS_OPTS -Ddisable-threading=true -Ddisable-highway=true -Ddisable-intel-sort=true -Ddisable-svml=true"},
   "archive": {"file": "prefix/lib/libnumpy.a", "sha256": "$(sha "$PREFIX/lib/libnumpy.a")"}}
 ]
 JSON

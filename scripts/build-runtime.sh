@@ -6,12 +6,14 @@
 #   scripts/build-runtime.sh            # all stages, ~10 min on 2 cores
 #   scripts/build-runtime.sh package    # re-run only the packaging stage
 #
-# Stages: sources -> zlib -> compress -> sqlite -> libcxx -> cpython -> package.
+# Stages: sources -> zlib -> compress -> sqlite -> libcxx -> openblas -> cpython -> package.
 # libcxx builds libc++/libc++abi/libunwind with C++ exceptions
 # (scripts/build-libcxx.sh, into $PYBOX_BUILD_DIR/prefix-eh), the libc++
 # every package links against (matplotlib's C++ needs exceptions). compress builds libbz2 and liblzma (scripts/build-compress.sh) for the _bz2
 # and _lzma modules, sqlite builds libsqlite3 (scripts/build-sqlite.sh) for
-# _sqlite3; CPython's configure finds them. The cpython stage also builds
+# _sqlite3; CPython's configure finds them. openblas builds OpenBLAS (BLAS and
+# its C LAPACK, scripts/build-openblas.sh) into $PREFIX for numpy's linear
+# algebra. The cpython stage also builds
 # the bundled extension packages ($PACKAGES: scripts/build-<pkg>.sh) between
 # CPython's configure and make, and links them into python.wasm. Work happens in
 # $PYBOX_BUILD_DIR (default: build/ in the repo, git-ignored). The result is
@@ -125,6 +127,10 @@ stage_sqlite() {
 
 stage_libcxx() {
   PYBOX_BUILD_DIR=$BUILD JOBS=$JOBS "$ROOT/scripts/build-libcxx.sh"
+}
+
+stage_openblas() {
+  PYBOX_BUILD_DIR=$BUILD JOBS=$JOBS "$ROOT/scripts/build-openblas.sh"
 }
 
 stage_cpython() {
@@ -298,7 +304,7 @@ write_manifest() {
   "sources": [
     {"name": "cpython", "version": "$PY_VERSION", "debian_source": "$PY_DEB_SRC", "file": "$PY_ORIG", "sha256": "$PY_ORIG_SHA256", "license": "PSF-2.0", "patches": ["scripts/cpython/pybox.patch", "scripts/cpython/_pyboxmodule.c"]},
     {"name": "zlib", "version": "$ZLIB_VERSION", "debian_source": "$ZLIB_DEB_SRC", "file": "$ZLIB_ORIG", "sha256": "$ZLIB_ORIG_SHA256", "license": "Zlib"}$(
-    for m in $BUILD/compress-manifest.json $BUILD/sqlite-manifest.json $BUILD/libcxx-manifest.json $(for pkg in $PACKAGES; do echo "$BUILD/manifest-$pkg.json"; done) $( [ "${PUREPY:-1}" = 1 ] && echo "$BUILD/manifest-purepy.json"); do python3 -c 'import json,sys; print("".join(", " + json.dumps(e) for e in json.load(open(sys.argv[1]))), end="")' "$m"; done)
+    for m in $BUILD/compress-manifest.json $BUILD/sqlite-manifest.json $BUILD/libcxx-manifest.json $( [ -f "$BUILD/openblas-manifest.json" ] && echo "$BUILD/openblas-manifest.json") $(for pkg in $PACKAGES; do echo "$BUILD/manifest-$pkg.json"; done) $( [ "${PUREPY:-1}" = 1 ] && echo "$BUILD/manifest-purepy.json"); do python3 -c 'import json,sys; print("".join(", " + json.dumps(e) for e in json.load(open(sys.argv[1]))), end="")' "$m"; done)
   ],
   "toolchain": {"cc": "$($CLANG --version | head -1)", "cc_sjlj": "$(clang-22 --version 2>/dev/null | head -1)", "wasi_libc": "$(dpkg-query -W -f='${Version}' wasi-libc)", "build_python": "$(/usr/bin/python3.11 -V 2>&1)"},
   "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "cpython_opt": "$PY_OPT_CFLAGS", "stack_size": $STACK_SIZE, "ldflags_python": "$REACTOR_LDFLAGS", "loop_yield": $LOOP_YIELD, "loopguard": "$(sed -e "s#$BUILD#<build>#g" -e 's/  */ /g' "$BUILD/loopguard.log" | paste -sd ';' - | sed -e 's/;/; /g' -e 's/"/\\"/g')"},
@@ -311,5 +317,5 @@ write_manifest() {
 JSON
 }
 
-stages=${*:-sources zlib compress sqlite libcxx cpython package}
+stages=${*:-sources zlib compress sqlite libcxx openblas cpython package}
 for s in $stages; do "stage_$s"; done
