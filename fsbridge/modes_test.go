@@ -43,6 +43,11 @@ except OSError as e:
 os.chmod('/work/m.txt', 0o4755)
 shutil.copy('/src/main.py', '/work/main.py')
 print('copy', m('/work/main.py'))
+# copytree passes os.DirEntry objects, whose stat() has no permission bits,
+# to copystat: the copies must keep the modes, not become 0o000.
+shutil.copytree('/src', '/work/tree')
+shutil.copytree('/src', '/tmp/tree')
+print('copytree', m('/work/tree/main.py'), m('/work/tree/keep.txt'), m('/tmp/tree/main.py'))
 `)
 	for _, want := range []string{
 		"data 0o644 True False",
@@ -58,6 +63,7 @@ print('copy', m('/work/main.py'))
 		"refused /usr/local/lib/python3.11 True ",
 		"outside FileNotFoundError",
 		"copy 0o751",
+		"copytree 0o751 0o750 0o751",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("guest output lacks %q:\n%s", want, out)
@@ -70,6 +76,8 @@ print('copy', m('/work/main.py'))
 		{filepath.Join(w.work, "m.txt"), 0o755}, // 0o4755 asked: no set-user-ID on the host
 		{filepath.Join(w.out, "m.txt"), 0o750},
 		{filepath.Join(w.work, "main.py"), 0o751},
+		{filepath.Join(w.work, "tree", "main.py"), 0o751}, // copytree: copystat got a DirEntry
+		{filepath.Join(w.work, "tree", "keep.txt"), 0o750},
 		{filepath.Join(w.data, "a.csv"), 0o644},  // read-only: unchanged
 		{filepath.Join(w.src, "main.py"), 0o751}, // copy-on-write: the host file is untouched
 	} {

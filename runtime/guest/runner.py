@@ -330,6 +330,29 @@ def _deny_thread(function, *a, **k):
     raise RuntimeError(_NO_THREAD % what)
 
 
+def _patch_shutil(mod):
+    # os.stat reports a file's permission bits (_patch_modes), but
+    # os.DirEntry.stat() cannot be patched and reports none (WASI's stat has
+    # no mode). copytree hands DirEntry objects to copy2 -> copystat and to
+    # copymode, which would then chmod every copy to 0o000: unreadable files
+    # on the host. Take the mode from os.stat of the entry's path instead.
+    import os
+    real_copystat, real_copymode = mod.copystat, mod.copymode
+
+    def copystat(src, dst, *, follow_symlinks=True):
+        if isinstance(src, os.DirEntry):
+            src = src.path
+        return real_copystat(src, dst, follow_symlinks=follow_symlinks)
+
+    def copymode(src, dst, *, follow_symlinks=True):
+        if isinstance(src, os.DirEntry):
+            src = src.path
+        return real_copymode(src, dst, follow_symlinks=follow_symlinks)
+    for new, real in ((copystat, real_copystat), (copymode, real_copymode)):
+        new.__doc__, new.__name__, new.__qualname__ = real.__doc__, real.__name__, real.__qualname__
+    mod.copystat, mod.copymode = copystat, copymode
+
+
 def _patch_threading(mod):
     mod._start_new_thread = _deny_thread
 
@@ -359,12 +382,13 @@ class _PatchLoader:
 
 class _PatchFinder:
     """Patches subprocess, socket, asyncio, threading, concurrent.futures'
-    futures and thread pool, and matplotlib.pyplot right after they are first imported, and keeps _pybox from user code's
+    futures and thread pool, shutil's mode copying and matplotlib.pyplot right after they are first imported, and keeps _pybox from user code's
     imports."""
     _targets = {"subprocess": _patch_subprocess, "socket": _patch_socket,
                 "asyncio": _patch_asyncio, "threading": _patch_threading,
                 "concurrent.futures._base": _patch_futures_base,
                 "concurrent.futures.thread": _patch_futures_thread,
+                "shutil": _patch_shutil,
                 "matplotlib.pyplot": lambda mod: _patch_pyplot(mod)}
 
     def find_spec(self, name, path=None, target=None):
