@@ -50,6 +50,13 @@ def main():
     pyperf.configure(name, loops)
     script = os.path.join(root, folder, "run_benchmark.py")
     sys.argv = [script] + options
+    if "--pure-python" in options:
+        # The benchmark blocks the C accelerator (sys.modules["_pickle"] =
+        # None) and then imports pickle, as a fresh interpreter would. A
+        # runtime that starts from a snapshot with modules already imported
+        # (pybox's preloads numpy, which imports pickle) must forget the
+        # imported pickle first, or the benchmark finds the C Pickler.
+        sys.modules.pop("pickle", None)
     sys.path.insert(0, os.path.dirname(script))
     runpy.run_path(script, run_name="__main__")
     if not pyperf.results():
