@@ -108,6 +108,15 @@ type Options struct {
 	// iteration. The interval barely changes the cost, and a smaller one
 	// shortens how long a stop-the-world can wait for the guest.
 	YieldEvery uint32
+
+	// LocalCountdown, with YieldEvery, keeps the countdown in a local
+	// variable of each instrumented function instead of decrementing the
+	// global in every loop iteration (see "Countdown in a local" in the
+	// package documentation). The global still carries the one shared
+	// countdown between functions, so the yield interval is the same; the
+	// loop header no longer reads and writes memory. Functions that contain
+	// an exception handler (try_table, try) keep the global countdown.
+	LocalCountdown bool
 }
 
 // Stats describes what Instrument did.
@@ -128,6 +137,10 @@ type Stats struct {
 	// elem.drop). pybox restores interpreters from a snapshot of linear
 	// memory and globals only, which is sound only if this is zero.
 	TableWrites int
+	// LocalFunctions is the number of instrumented functions that keep the
+	// countdown in a local (Options.LocalCountdown); the others decrement
+	// the global directly.
+	LocalFunctions int
 }
 
 // Section ids of the WebAssembly binary format.
@@ -337,8 +350,9 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 		newGlobals = 2
 	}
 
-	// Function section: number of defined functions.
+	// Function section: number of defined functions and their types.
 	var definedFuncs uint32
+	var funcTypes []uint32
 	if s := find(secFunction); s != nil {
 		sr := s.reader(wasm)
 		n, err := sr.vecLen(1)
@@ -346,9 +360,11 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 			return nil, st, fmt.Errorf("function section: %w", err)
 		}
 		for i := uint32(0); i < n; i++ {
-			if _, err := sr.u32(); err != nil {
+			ti, err := sr.u32()
+			if err != nil {
 				return nil, st, fmt.Errorf("function section: %w", err)
 			}
+			funcTypes = append(funcTypes, ti)
 		}
 		if err := sr.done(); err != nil {
 			return nil, st, fmt.Errorf("function section: %w", err)
@@ -488,8 +504,21 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 		}
 	}
 
+	// Type section: parameter counts, to number a new local.
+	local := opts.LocalCountdown && opts.YieldEvery > 0
+	var paramCounts []uint32
+	if local {
+		if s := find(secType); s != nil {
+			var err error
+			if paramCounts, err = parseParamCounts(s.reader(wasm)); err != nil {
+				return nil, st, fmt.Errorf("type section: %w", err)
+			}
+		}
+	}
+
 	// Code section: insert the check after every loop's block type.
 	check := checkSequence(st.Global, opts.YieldEvery, memory64)
+	ctr := st.Global + 1
 	csec := find(secCode)
 	var codeCount uint32
 	if csec != nil {
@@ -504,7 +533,7 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 		}
 		st.Functions = int(n)
 		newCode := appendU32(make([]byte, 0, len(csec.payload)+len(csec.payload)/16), n)
-		var loops []int
+		var info exprInfo
 		var body []byte
 		for i := uint32(0); i < n; i++ {
 			funcIdx := importedFuncs + i
@@ -529,16 +558,21 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 			if err != nil {
 				return nil, st, fnErr(fmt.Errorf("locals: %w", err))
 			}
+			localsStart := br.pos
+			var nDeclared uint64
 			for j := uint32(0); j < nLocals; j++ {
-				if _, err := br.u32(); err != nil {
+				cnt, err := br.u32()
+				if err != nil {
 					return nil, st, fnErr(fmt.Errorf("locals: %w", err))
 				}
+				nDeclared += uint64(cnt)
 				if err := br.valType(); err != nil {
 					return nil, st, fnErr(fmt.Errorf("locals: %w", err))
 				}
 			}
-			loops = loops[:0]
-			rec := &loops
+			localsEnd := br.pos
+			info.points, info.loops, info.handlers = info.points[:0], 0, false
+			rec := &info
 			if skip[funcIdx] {
 				rec = nil
 			}
@@ -549,22 +583,60 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 				return nil, st, fnErr(fmt.Errorf("%d bytes after the final end at offset 0x%x", br.end-br.pos, br.pos))
 			}
 			st.TableWrites += br.tableWrites
-			if len(loops) == 0 {
+			if info.loops == 0 {
 				newCode = append(newCode, wasm[entry:br.end]...)
 				continue
 			}
 			body = body[:0]
 			prev := bodyStart
-			for _, at := range loops {
-				body = append(body, wasm[prev:at]...)
-				body = append(body, check...)
-				prev = at
+			if local && !info.handlers {
+				// Declare the countdown local after the existing ones and
+				// load it from the global on entry.
+				ti := funcTypes[i]
+				if ti >= uint32(len(paramCounts)) {
+					return nil, st, fnErr(fmt.Errorf("type index %d out of range (%d types)", ti, len(paramCounts)))
+				}
+				idx := uint64(paramCounts[ti]) + nDeclared
+				if idx >= 1<<32-1 || nLocals == ^uint32(0) {
+					return nil, st, fnErr(errors.New("too many locals to add the countdown local"))
+				}
+				body = appendU32(body, nLocals+1)
+				body = append(body, wasm[localsStart:localsEnd]...)
+				body = append(body, 0x01, 0x7f) // one i32
+				lc := localCountdown(uint32(idx), ctr, st.Global, opts.YieldEvery, memory64)
+				body = append(body, lc.load...)
+				prev = localsEnd
+				lastLoad := -1
+				for _, p := range info.points {
+					body = append(body, wasm[prev:p.at]...)
+					prev = p.at
+					switch p.kind {
+					case pointLoop:
+						body = append(body, lc.check...)
+					case pointSave:
+						if lastLoad != p.at { // right after a reload the global is current
+							body = append(body, lc.save...)
+						}
+					case pointLoad:
+						body = append(body, lc.load...)
+						lastLoad = p.at
+					}
+				}
+				st.LocalFunctions++
+			} else {
+				for _, p := range info.points {
+					if p.kind == pointLoop {
+						body = append(body, wasm[prev:p.at]...)
+						body = append(body, check...)
+						prev = p.at
+					}
+				}
 			}
 			body = append(body, wasm[prev:br.end]...)
 			newCode = appendU32(newCode, uint32(len(body)))
 			newCode = append(newCode, body...)
 			st.InstrumentedFunctions++
-			st.Loops += len(loops)
+			st.Loops += info.loops
 		}
 		if err := cr.done(); err != nil {
 			return nil, st, fmt.Errorf("code section: %w", err)
@@ -654,6 +726,99 @@ func checkSequence(kill, yieldEvery uint32, memory64 bool) []byte {
 	c = append(c, 0x40, 0x00, 0x1a) // memory.grow 0, drop
 	c = append(c, killCheck...)
 	return append(c, 0x0b) // end
+}
+
+// localCode holds the sequences inserted into a function that keeps the
+// countdown in a local.
+type localCode struct {
+	load  []byte // global.get $countdown, local.set $c
+	save  []byte // local.get $c, global.set $countdown
+	check []byte // the loop check
+}
+
+// localCountdown returns the sequences for a function whose countdown local
+// has index loc. The loop check is
+//
+//	local.get $c
+//	i32.const 1
+//	i32.sub
+//	local.tee $c
+//	i32.eqz
+//	if
+//	  i32.const yieldEvery
+//	  local.set $c
+//	  i32.const 0          ;; i64.const 0 for a 64-bit memory
+//	  memory.grow 0
+//	  drop
+//	  global.get $kill
+//	  if
+//	    unreachable
+//	  end
+//	end
+//
+// memory.grow runs no guest code, so the global need not be current there.
+// All three sequences are stack neutral.
+func localCountdown(loc, ctr, kill, yieldEvery uint32, memory64 bool) localCode {
+	var lc localCode
+	lc.load = appendU32([]byte{0x23}, ctr)
+	lc.load = append(lc.load, 0x21)
+	lc.load = appendU32(lc.load, loc)
+	lc.save = appendU32([]byte{0x20}, loc)
+	lc.save = append(lc.save, 0x24)
+	lc.save = appendU32(lc.save, ctr)
+	c := appendU32([]byte{0x20}, loc)
+	c = append(c, 0x41, 0x01, 0x6b, 0x22) // i32.const 1, i32.sub, local.tee
+	c = appendU32(c, loc)
+	c = append(c, 0x45, 0x04, 0x40, 0x41) // i32.eqz, if (empty), i32.const
+	c = appendS32(c, int32(yieldEvery))
+	c = append(c, 0x21) // local.set
+	c = appendU32(c, loc)
+	if memory64 {
+		c = append(c, 0x42, 0x00) // i64.const 0
+	} else {
+		c = append(c, 0x41, 0x00) // i32.const 0
+	}
+	c = append(c, 0x40, 0x00, 0x1a) // memory.grow 0, drop
+	c = append(c, 0x23)             // global.get $kill
+	c = appendU32(c, kill)
+	c = append(c, 0x04, 0x40, 0x00, 0x0b, 0x0b) // if unreachable end, end
+	lc.check = c
+	return lc
+}
+
+// parseParamCounts returns the number of parameters of each type in the type
+// section. Only function types (0x60) are understood.
+func parseParamCounts(r *reader) ([]uint32, error) {
+	n, err := r.vecLen(3)
+	if err != nil {
+		return nil, err
+	}
+	counts := make([]uint32, 0, n)
+	for i := uint32(0); i < n; i++ {
+		at := r.pos
+		form, err := r.readByte()
+		if err != nil {
+			return nil, err
+		}
+		if form != 0x60 {
+			return nil, fmt.Errorf("type %d at offset 0x%x: form 0x%02x is not a function type (only 0x60 is supported with a local countdown)", i, at, form)
+		}
+		for k := 0; k < 2; k++ { // params, results
+			m, err := r.vecLen(1)
+			if err != nil {
+				return nil, fmt.Errorf("type %d: %w", i, err)
+			}
+			for j := uint32(0); j < m; j++ {
+				if err := r.valType(); err != nil {
+					return nil, fmt.Errorf("type %d: %w", i, err)
+				}
+			}
+			if k == 0 {
+				counts = append(counts, m)
+			}
+		}
+	}
+	return counts, r.done()
 }
 
 // offsetDependent reports whether a custom section with this name refers to
@@ -896,13 +1061,44 @@ var simdImm = func() (t [0x114]uint8) {
 	return t
 }()
 
+// Kinds of insertion points that walkExpr records.
+const (
+	pointLoop = iota // start of a loop body: the check goes here
+	pointSave        // before an instruction that leaves the function or calls: write the countdown local back to the global
+	pointLoad        // after a call: reload the countdown local from the global
+)
+
+// point is an insertion point: an offset in the input and what goes there.
+// At equal offsets, points are recorded in the order they must be emitted.
+type point struct {
+	at   int
+	kind uint8
+}
+
+// exprInfo collects what walkExpr finds in a function body.
+type exprInfo struct {
+	points []point
+	loops  int
+	// handlers is set when the body contains an exception handler
+	// (try_table, or a legacy try), where control can resume in the
+	// function after a callee threw.
+	handlers bool
+}
+
 // walkExpr decodes instructions from r.pos up to and including the end that
-// closes the expression, leaving r.pos just after it. When loops is not nil,
-// it appends the input offset just after each loop's block type (where the
-// check goes).
-func walkExpr(r *reader, loops *[]int) error {
+// closes the expression, leaving r.pos just after it. When info is not nil,
+// it records in it the input offset just after each loop's block type (where
+// the check goes) and the points around calls, returns, throws and branches
+// out of the function where a countdown kept in a local must be written back
+// to its global or reloaded from it.
+func walkExpr(r *reader, info *exprInfo) error {
 	start := r.pos
 	depth := 1
+	add := func(at int, kind uint8) {
+		if info != nil {
+			info.points = append(info.points, point{at, kind})
+		}
+	}
 	for {
 		if r.pos >= r.end {
 			return fmt.Errorf("expression starting at offset 0x%x is not terminated by end", start)
@@ -913,6 +1109,18 @@ func walkExpr(r *reader, loops *[]int) error {
 		if op == 0x26 { // table.set
 			r.tableWrites++
 		}
+		switch op {
+		case 0x08, 0x09, 0x0a, // throw, rethrow, throw_ref
+			0x0f,             // return
+			0x12, 0x13, 0x15: // return_call, return_call_indirect, return_call_ref
+			add(at, pointSave)
+		case 0x10, 0x11, 0x14: // call, call_indirect, call_ref
+			add(at, pointSave)
+		case 0x06, 0x1f: // try, try_table
+			if info != nil {
+				info.handlers = true
+			}
+		}
 		var err error
 		switch opImm[op] {
 		case immNone:
@@ -922,26 +1130,46 @@ func walkExpr(r *reader, loops *[]int) error {
 		case immLoop:
 			err = r.blockType()
 			depth++
-			if loops != nil && err == nil {
-				*loops = append(*loops, r.pos)
+			if info != nil && err == nil {
+				info.points = append(info.points, point{r.pos, pointLoop})
+				info.loops++
 			}
 		case immEnd:
 			depth--
 			if depth == 0 {
+				add(at, pointSave) // falling off the end returns
 				return nil
 			}
 		case immU32:
-			_, err = r.u32()
+			var idx uint32
+			idx, err = r.u32()
+			switch op {
+			case 0x0c, 0x0d, 0xd5, 0xd6: // br, br_if, br_on_null, br_on_non_null
+				if err == nil && idx == uint32(depth-1) { // the function's label: returns
+					add(at, pointSave)
+				}
+			case 0x10, 0x14: // call, call_ref
+				add(r.pos, pointLoad)
+			}
 		case immU32x2:
 			if _, err = r.u32(); err == nil {
 				_, err = r.u32()
 			}
+			if op == 0x11 { // call_indirect
+				add(r.pos, pointLoad)
+			}
 		case immBrTable:
 			var n uint32
+			out := false
 			if n, err = r.vecLen(1); err == nil {
 				for i := uint32(0); i <= n && err == nil; i++ { // n targets + default
-					_, err = r.u32()
+					var l uint32
+					l, err = r.u32()
+					out = out || l == uint32(depth-1)
 				}
+			}
+			if out && err == nil {
+				add(at, pointSave)
 			}
 		case immSelectT:
 			var n uint32
