@@ -313,3 +313,105 @@ func TestLocalCountdownInsertedCode(t *testing.T) {
 		t.Fatalf("instrumented module lacks body % x", want)
 	}
 }
+
+// sumModule has sum(n) -> i32: a loop of n iterations over memory keeping
+// five values live in registers (index, three accumulators, n), like the
+// inner loops of a tokenizer or of numpy's element-wise kernels.
+func sumModule() []byte {
+	load := op(opI32Load, memarg(2, 0))
+	code := body([][2]byte{{4, i32}}, // 1 i, 2 a, 3 b, 4 c
+		loop(empty),
+		localGet(2), localGet(1), i32Const(0xffc), i32And, load, i32Add, localSet(2),
+		localGet(3), localGet(1), []byte{0x73}, localGet(2), i32Add, localSet(3), // b = (b ^ i) + a
+		localGet(4), localGet(3), i32Const(3), []byte{0x6c}, i32Add, localSet(4), // c += b * 3
+		localGet(1), i32Const(4), i32Add, localTee(1), localGet(0), i32Ne, brIf(0),
+		end,
+		localGet(2), localGet(3), i32Add, localGet(4), i32Add, end)
+	return module(
+		section(secType, vec(funcType([]byte{i32}, []byte{i32}))),
+		section(secFunction, vec(u32(0))),
+		section(secMemory, vec([]byte{0x00, 0x01})),
+		section(secExport, vec(exportEntry("sum", kindFunc, 0))),
+		section(secCode, vec(code)),
+	)
+}
+
+// BenchmarkLoopCost reports the cost per loop iteration of sumModule's loop
+// uninstrumented, with the kill check only, and with the global and the
+// local countdown. Run with -bench LoopCost -count 5 and compare side by
+// side.
+func BenchmarkLoopCost(b *testing.B) {
+	const iters = 1 << 20
+	for _, v := range []struct {
+		name string
+		opts *loopguard.Options
+	}{
+		{"none", nil},
+		{"kill-only", &loopguard.Options{}},
+		{"global", &loopguard.Options{YieldEvery: 16384}},
+		{"local", &loopguard.Options{YieldEvery: 16384, LocalCountdown: true}},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			wasm := sumModule()
+			if v.opts != nil {
+				wasm, _ = mustInstrument(b, wasm, *v.opts)
+			}
+			ctx, r := newRuntime(b)
+			mod := instantiate(b, ctx, r, wasm, "")
+			f := mod.ExportedFunction("sum")
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := f.Call(ctx, iters*4); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/iters, "ns/iter")
+		})
+	}
+}
+
+// sumOutlined is sumModule's loop with a local countdown whose yield is
+// outside the loop: block $exit (loop $outer (block $yield (loop $L
+// check br_if $yield; body) br $exit) yield br $outer)).
+func sumOutlined() []byte {
+	load := op(opI32Load, memarg(2, 0))
+	code := body([][2]byte{{5, i32}}, // 1 i, 2 a, 3 b, 4 c, 5 countdown
+		i32Const(16384), localSet(5),
+		block(empty), loop(empty), block(empty),
+		loop(empty),
+		localGet(5), i32Const(1), i32Sub, localTee(5), []byte{0x45}, brIf(1),
+		localGet(2), localGet(1), i32Const(0xffc), i32And, load, i32Add, localSet(2),
+		localGet(3), localGet(1), []byte{0x73}, localGet(2), i32Add, localSet(3),
+		localGet(4), localGet(3), i32Const(3), []byte{0x6c}, i32Add, localSet(4),
+		localGet(1), i32Const(4), i32Add, localTee(1), localGet(0), i32Ne, brIf(0),
+		end,
+		br(2),
+		end,
+		i32Const(16384), localSet(5), i32Const(0), []byte{0x40, 0x00, 0x1a},
+		globalGet(0), []byte{0x04, empty}, unreachable, end,
+		br(0),
+		end, end,
+		localGet(2), localGet(3), i32Add, localGet(4), i32Add, end)
+	return module(
+		section(secType, vec(funcType([]byte{i32}, []byte{i32}))),
+		section(secFunction, vec(u32(0))),
+		section(secMemory, vec([]byte{0x00, 0x01})),
+		section(secGlobal, vec([]byte{i32, 0x01, 0x41, 0x00, 0x0b})),
+		section(secExport, vec(exportEntry("sum", kindFunc, 0))),
+		section(secCode, vec(code)),
+	)
+}
+
+func BenchmarkLoopOutlined(b *testing.B) {
+	const iters = 1 << 20
+	ctx, r := newRuntime(b)
+	mod := instantiate(b, ctx, r, sumOutlined(), "")
+	f := mod.ExportedFunction("sum")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := f.Call(ctx, iters*4); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/iters, "ns/iter")
+}

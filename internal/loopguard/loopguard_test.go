@@ -1082,7 +1082,7 @@ func FuzzInstrument(f *testing.F) {
 				cm.Close(ctx)
 			}
 		}
-		for _, opts := range []loopguard.Options{{}, {YieldEvery: 5}} {
+		for _, opts := range []loopguard.Options{{}, {YieldEvery: 5}, {YieldEvery: 5, LocalCountdown: true}} {
 			fuzzOne(t, ctx, r, data, valid, opts)
 		}
 	})
@@ -1128,7 +1128,7 @@ func TestMutations(t *testing.T) {
 					valid++
 					cm.Close(ctx)
 				}
-				for _, opts := range []loopguard.Options{{}, {YieldEvery: 5}} {
+				for _, opts := range []loopguard.Options{{}, {YieldEvery: 5}, {YieldEvery: 5, LocalCountdown: true}} {
 					fuzzOne(t, ctx, r, mut, ok, opts)
 				}
 			}
