@@ -301,14 +301,20 @@ func TestLocalCountdownInsertedCode(t *testing.T) {
 	const c, ctr, kill = 1, 1, 0 // calls(n): countdown local 1; globals: kill 0, countdown 1
 	load := cat(globalGet(ctr), localSet(c))
 	save := cat(localGet(c), globalSet(ctr))
-	check := cat(localGet(c), i32Const(1), i32Sub, localTee(c), []byte{0x45, 0x04, empty},
-		i32Const(300), localSet(c), i32Const(0), []byte{0x40, 0x00, 0x1a},
-		globalGet(kill), []byte{0x04, empty}, unreachable, end, end)
+	// The loop is wrapped as block $exit (loop $outer (block $yield (loop
+	// ...))): the check leaves it for the yield path, which re-enters it.
+	check := cat(localGet(c), i32Const(1), i32Sub, localTee(c), []byte{0x45}, brIf(1))
+	yieldPath := cat(br(2), end, // to $exit; end of $yield
+		i32Const(301), localSet(c), i32Const(0), []byte{0x40, 0x00, 0x1a},
+		globalGet(kill), []byte{0x04, empty}, unreachable, end,
+		br(0), end, end) // to $outer; end of $outer, of $exit
 	want := cat(vec(cat(u32(1), []byte{i32})), load,
+		block(empty), loop(empty), block(empty),
 		loop(empty), check,
 		save, call(fTick), load,
 		i32Const(3), save, call(fLoopN), load,
-		decr(0), brIf(0), end, save, end)
+		decr(0), brIf(0), end,
+		yieldPath, save, end)
 	if !strings.Contains(string(out), string(cat(u32(uint32(len(want))), want))) {
 		t.Fatalf("instrumented module lacks body % x", want)
 	}

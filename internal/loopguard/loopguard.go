@@ -141,6 +141,10 @@ type Stats struct {
 	// countdown in a local (Options.LocalCountdown); the others decrement
 	// the global directly.
 	LocalFunctions int
+	// OutlinedLoops is the number of loops of those functions that were
+	// wrapped so that their yield path lies outside them; each adds one
+	// loop instruction (the one that re-enters it) to the output.
+	OutlinedLoops int
 }
 
 // Section ids of the WebAssembly binary format.
@@ -605,6 +609,13 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 				body = append(body, 0x01, 0x7f) // one i32
 				lc := localCountdown(uint32(idx), ctr, st.Global, opts.YieldEvery, memory64)
 				body = append(body, lc.load...)
+				// Walk again, now restructuring loops and renumbering
+				// labels.
+				info.points, info.loops, info.outline, info.params = info.points[:0], 0, true, paramCounts
+				if err := walkExpr(&reader{buf: wasm, pos: localsEnd, end: br.end}, &info); err != nil {
+					return nil, st, fnErr(err)
+				}
+				info.outline = false
 				prev = localsEnd
 				lastLoad := -1
 				for _, p := range info.points {
@@ -613,6 +624,22 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 					switch p.kind {
 					case pointLoop:
 						body = append(body, lc.check...)
+					case pointWrap:
+						body = append(body, 0x02) // block with the loop's type
+						body = append(body, wasm[p.at+1:p.end]...)
+						body = append(body, 0x03, 0x40, 0x02, 0x40) // loop, block
+					case pointOutLoop:
+						body = append(body, lc.outCheck...)
+					case pointTail:
+						st.OutlinedLoops++
+						body = append(body, lc.tail...)
+						if p.val != 0 {
+							body = append(body, 0x00) // unreachable: the outer loop only branches
+						}
+						body = append(body, 0x0b)
+					case pointLabel:
+						body = appendU32(body, p.val)
+						prev = p.end
 					case pointSave:
 						if lastLoad != p.at { // right after a reload the global is current
 							body = append(body, lc.save...)
@@ -731,9 +758,11 @@ func checkSequence(kill, yieldEvery uint32, memory64 bool) []byte {
 // localCode holds the sequences inserted into a function that keeps the
 // countdown in a local.
 type localCode struct {
-	load  []byte // global.get $countdown, local.set $c
-	save  []byte // local.get $c, global.set $countdown
-	check []byte // the loop check
+	load     []byte // global.get $countdown, local.set $c
+	save     []byte // local.get $c, global.set $countdown
+	check    []byte // the loop check, inline (loops with parameters)
+	outCheck []byte // the check of an outlined loop
+	tail     []byte // after an outlined loop, up to the final end
 }
 
 // localCountdown returns the sequences for a function whose countdown local
@@ -783,7 +812,45 @@ func localCountdown(loc, ctr, kill, yieldEvery uint32, memory64 bool) localCode 
 	c = appendU32(c, kill)
 	c = append(c, 0x04, 0x40, 0x00, 0x0b, 0x0b) // if unreachable end, end
 	lc.check = c
+
+	// Outlined (see outlinedLoop).
+	c = appendU32([]byte{0x20}, loc)
+	c = append(c, 0x41, 0x01, 0x6b, 0x22) // i32.const 1, i32.sub, local.tee
+	c = appendU32(c, loc)
+	lc.outCheck = append(c, 0x45, 0x0d, 0x01) // i32.eqz, br_if 1 ($yield)
+	reset := yieldEvery
+	if reset < 1<<31-1 {
+		reset++ // re-entering the loop counts once more
+	}
+	c = []byte{0x0c, 0x02, 0x0b, 0x41} // br 2 ($exit), end ($yield), i32.const
+	c = appendS32(c, int32(reset))
+	c = append(c, 0x21) // local.set
+	c = appendU32(c, loc)
+	if memory64 {
+		c = append(c, 0x42, 0x00) // i64.const 0
+	} else {
+		c = append(c, 0x41, 0x00) // i32.const 0
+	}
+	c = append(c, 0x40, 0x00, 0x1a) // memory.grow 0, drop
+	c = append(c, 0x23)             // global.get $kill
+	c = appendU32(c, kill)
+	c = append(c, 0x04, 0x40, 0x00, 0x0b) // if unreachable end
+	lc.tail = append(c, 0x0c, 0x00, 0x0b) // br 0 ($outer), end ($outer)
 	return lc
+}
+
+// blockTypeHasParams reports whether the encoded block type bt is a type
+// index whose type has parameters.
+func blockTypeHasParams(bt []byte, params []uint32) bool {
+	if len(bt) == 0 || bt[0] == 0x40 || bt[0]&0xc0 == 0x40 || bt[0] == 0x63 || bt[0] == 0x64 {
+		return false // empty, or a single value type
+	}
+	r := &reader{buf: bt, end: len(bt)}
+	idx, err := r.sleb(33)
+	if err != nil || idx < 0 || idx >= int64(len(params)) {
+		return true // leave it inline; validation rejects it anyway
+	}
+	return params[idx] > 0
 }
 
 // parseParamCounts returns the number of parameters of each type in the type
@@ -1066,6 +1133,10 @@ const (
 	pointLoop = iota // start of a loop body: the check goes here
 	pointSave        // before an instruction that leaves the function or calls: write the countdown local back to the global
 	pointLoad        // after a call: reload the countdown local from the global
+	pointWrap        // before an outlined loop: open the blocks around it
+	pointOutLoop     // start of an outlined loop's body: the check
+	pointTail        // after an outlined loop's end: the yield path, closing the blocks
+	pointLabel       // a label immediate (bytes at..end) to replace by val
 )
 
 // point is an insertion point: an offset in the input and what goes there.
@@ -1073,6 +1144,14 @@ const (
 type point struct {
 	at   int
 	kind uint8
+	end  int    // pointLabel: end of the immediate; pointWrap: end of the block type
+	val  uint32 // pointLabel: the new label; pointTail: 1 if the loop has results
+}
+
+// frame is an open block during walkExpr in outlining mode.
+type frame struct {
+	extra uint32 // labels added around it (3 for an outlined loop)
+	bt    int    // outlined loop: offset of its block type
 }
 
 // exprInfo collects what walkExpr finds in a function body.
@@ -1083,6 +1162,13 @@ type exprInfo struct {
 	// (try_table, or a legacy try), where control can resume in the
 	// function after a callee threw.
 	handlers bool
+
+	// outline (input) restructures every loop without parameters so that
+	// its yield path lies outside it (see outlinedLoop); params (input)
+	// holds the parameter count of each type, for block types.
+	outline bool
+	params  []uint32
+	frames  []frame
 }
 
 // walkExpr decodes instructions from r.pos up to and including the end that
@@ -1096,7 +1182,26 @@ func walkExpr(r *reader, info *exprInfo) error {
 	depth := 1
 	add := func(at int, kind uint8) {
 		if info != nil {
-			info.points = append(info.points, point{at, kind})
+			info.points = append(info.points, point{at: at, kind: kind})
+		}
+	}
+	outline := info != nil && info.outline
+	if outline {
+		info.frames = append(info.frames[:0], frame{})
+	}
+	// label renumbers a label immediate at lebStart..r.pos for the labels
+	// that outlining adds between the branch and its target.
+	label := func(l uint32, lebStart, lebEnd int) {
+		if !outline || uint64(l) >= uint64(len(info.frames)) {
+			return
+		}
+		top := len(info.frames) - 1
+		nl := l
+		for j := top; j > top-int(l); j-- {
+			nl += info.frames[j].extra
+		}
+		if nl != l {
+			info.points = append(info.points, point{at: lebStart, kind: pointLabel, end: lebEnd, val: nl})
 		}
 	}
 	for {
@@ -1127,12 +1232,25 @@ func walkExpr(r *reader, info *exprInfo) error {
 		case immBlock:
 			err = r.blockType()
 			depth++
+			if outline {
+				info.frames = append(info.frames, frame{})
+			}
 		case immLoop:
+			bt := r.pos
 			err = r.blockType()
 			depth++
 			if info != nil && err == nil {
-				info.points = append(info.points, point{r.pos, pointLoop})
 				info.loops++
+				if outline && !blockTypeHasParams(r.buf[bt:r.pos], info.params) {
+					info.points = append(info.points, point{at: at, kind: pointWrap, end: r.pos})
+					info.points = append(info.points, point{at: r.pos, kind: pointOutLoop})
+					info.frames = append(info.frames, frame{extra: 3, bt: bt})
+				} else {
+					info.points = append(info.points, point{at: r.pos, kind: pointLoop})
+					if outline {
+						info.frames = append(info.frames, frame{})
+					}
+				}
 			}
 		case immEnd:
 			depth--
@@ -1140,13 +1258,28 @@ func walkExpr(r *reader, info *exprInfo) error {
 				add(at, pointSave) // falling off the end returns
 				return nil
 			}
+			if outline && len(info.frames) > 1 {
+				f := info.frames[len(info.frames)-1]
+				info.frames = info.frames[:len(info.frames)-1]
+				if f.extra != 0 {
+					results := uint32(0)
+					if r.buf[f.bt] != 0x40 {
+						results = 1
+					}
+					info.points = append(info.points, point{at: r.pos, kind: pointTail, val: results})
+				}
+			}
 		case immU32:
 			var idx uint32
+			lebStart := r.pos
 			idx, err = r.u32()
 			switch op {
 			case 0x0c, 0x0d, 0xd5, 0xd6: // br, br_if, br_on_null, br_on_non_null
 				if err == nil && idx == uint32(depth-1) { // the function's label: returns
 					add(at, pointSave)
+				}
+				if err == nil {
+					label(idx, lebStart, r.pos)
 				}
 			case 0x10, 0x14: // call, call_ref
 				add(r.pos, pointLoad)
@@ -1161,15 +1294,26 @@ func walkExpr(r *reader, info *exprInfo) error {
 		case immBrTable:
 			var n uint32
 			out := false
+			var targets [][3]int // label, start, end of each immediate
 			if n, err = r.vecLen(1); err == nil {
 				for i := uint32(0); i <= n && err == nil; i++ { // n targets + default
 					var l uint32
-					l, err = r.u32()
-					out = out || l == uint32(depth-1)
+					lebStart := r.pos
+					if l, err = r.u32(); err == nil {
+						out = out || l == uint32(depth-1)
+						if outline {
+							targets = append(targets, [3]int{int(l), lebStart, r.pos})
+						}
+					}
 				}
 			}
-			if out && err == nil {
-				add(at, pointSave)
+			if err == nil {
+				if out {
+					add(at, pointSave)
+				}
+				for _, tg := range targets {
+					label(uint32(tg[0]), tg[1], tg[2])
+				}
 			}
 		case immSelectT:
 			var n uint32
@@ -1215,9 +1359,15 @@ func walkExpr(r *reader, info *exprInfo) error {
 				}
 			}
 			depth++
+			if outline {
+				info.frames = append(info.frames, frame{})
+			}
 		case immDelegate:
 			_, err = r.u32()
 			depth--
+			if outline && len(info.frames) > 1 {
+				info.frames = info.frames[:len(info.frames)-1]
+			}
 			if depth == 0 && err == nil {
 				err = fmt.Errorf("delegate at offset 0x%x closes the function body", at)
 			}
