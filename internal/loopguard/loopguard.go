@@ -1130,13 +1130,13 @@ var simdImm = func() (t [0x114]uint8) {
 
 // Kinds of insertion points that walkExpr records.
 const (
-	pointLoop = iota // start of a loop body: the check goes here
-	pointSave        // before an instruction that leaves the function or calls: write the countdown local back to the global
-	pointLoad        // after a call: reload the countdown local from the global
-	pointWrap        // before an outlined loop: open the blocks around it
-	pointOutLoop     // start of an outlined loop's body: the check
-	pointTail        // after an outlined loop's end: the yield path, closing the blocks
-	pointLabel       // a label immediate (bytes at..end) to replace by val
+	pointLoop    = iota // start of a loop body: the check goes here
+	pointSave           // before an instruction that leaves the function or calls: write the countdown local back to the global
+	pointLoad           // after a call: reload the countdown local from the global
+	pointWrap           // before an outlined loop: open the blocks around it
+	pointOutLoop        // start of an outlined loop's body: the check
+	pointTail           // after an outlined loop's end: the yield path, closing the blocks
+	pointLabel          // a label immediate (bytes at..end) to replace by val
 )
 
 // point is an insertion point: an offset in the input and what goes there.
