@@ -576,6 +576,16 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 		}
 	}
 
+	// With a local countdown, a direct call to a function that can neither
+	// change the countdown nor throw needs no write-back and no reload.
+	var touches []bool
+	if local {
+		var err error
+		if touches, err = countdownCallGraph(wasm, find(secCode), importedFuncs, skip); err != nil {
+			return nil, st, err
+		}
+	}
+
 	// Code section: insert the check after every loop's block type.
 	check := checkSequence(st.Global, opts.YieldEvery, memory64)
 	ctr := st.Global + 1
@@ -697,10 +707,16 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 						body = appendU32(body, p.val)
 						prev = p.end
 					case pointSave:
+						if p.val != 0 && p.val-1 < uint32(len(touches)) && !touches[p.val-1] {
+							break // a call to a function that leaves the countdown alone
+						}
 						if lastLoad != p.at { // right after a reload the global is current
 							body = append(body, lc.save...)
 						}
 					case pointLoad:
+						if p.val != 0 && p.val-1 < uint32(len(touches)) && !touches[p.val-1] {
+							break
+						}
 						body = append(body, lc.load...)
 						lastLoad = p.at
 					}
@@ -893,6 +909,81 @@ func localCountdown(loc, ctr, kill, yieldEvery uint32, memory64 bool) localCode 
 	c = append(c, 0x04, 0x40, 0x00, 0x0b) // if unreachable end
 	lc.tail = append(c, 0x0c, 0x00, 0x0b) // br 0 ($outer), end ($outer)
 	return lc
+}
+
+// countdownCallGraph returns, for every function index, whether a call to
+// it may change the countdown global or unwind the caller's frame: imported
+// functions (the host may call back into the guest), functions with a
+// guarded loop, functions that throw or call indirectly, and functions that
+// call any of these. Decoding errors are left to the main pass.
+func countdownCallGraph(wasm []byte, csec *section, importedFuncs uint32, skip map[uint32]bool) ([]bool, error) {
+	if csec == nil {
+		return nil, nil
+	}
+	cr := csec.reader(wasm)
+	n, err := cr.vecLen(2)
+	if err != nil {
+		return nil, nil
+	}
+	total := uint64(importedFuncs) + uint64(n)
+	touches := make([]bool, total)
+	callers := make([][]uint32, total) // reverse edges
+	for i := uint32(0); i < importedFuncs; i++ {
+		touches[i] = true
+	}
+	var info exprInfo
+	for i := uint32(0); i < n; i++ {
+		size, err := cr.u32()
+		if err != nil || uint64(size) > uint64(cr.end-cr.pos) {
+			return nil, nil
+		}
+		br := &reader{buf: wasm, pos: cr.pos, end: cr.pos + int(size)}
+		cr.pos = br.end
+		nLocals, err := br.vecLen(2)
+		if err != nil {
+			return nil, nil
+		}
+		for j := uint32(0); j < nLocals; j++ {
+			if _, err := br.u32(); err != nil {
+				return nil, nil
+			}
+			if err := br.valType(); err != nil {
+				return nil, nil
+			}
+		}
+		info = exprInfo{points: info.points[:0], callees: info.callees[:0]}
+		if err := walkExpr(br, &info); err != nil {
+			return nil, nil
+		}
+		f := importedFuncs + i
+		if (info.loops > 0 && !skip[f]) || info.throws || info.indirect {
+			touches[f] = true
+		}
+		for _, c := range info.callees {
+			if uint64(c) >= total {
+				touches[f] = true
+				continue
+			}
+			callers[c] = append(callers[c], f)
+		}
+	}
+	var work []uint32
+	for f, t := range touches {
+		if t {
+			work = append(work, uint32(f))
+		}
+	}
+	for len(work) > 0 {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, c := range callers[f] {
+			if !touches[c] {
+				touches[c] = true
+				work = append(work, c)
+			}
+		}
+	}
+	return touches, nil
 }
 
 // blockTypeHasParams reports whether the encoded block type bt is a type
@@ -1225,6 +1316,12 @@ type exprInfo struct {
 	outline bool
 	params  []uint32
 	frames  []frame
+
+	// For the call graph: direct callees (call, return_call), whether the
+	// body calls indirectly, whether it throws.
+	callees  []uint32
+	indirect bool
+	throws   bool
 }
 
 // walkExpr decodes instructions from r.pos up to and including the end that
@@ -1282,6 +1379,14 @@ func walkExpr(r *reader, info *exprInfo) error {
 				info.handlers = true
 			}
 		}
+		if info != nil {
+			switch op {
+			case 0x08, 0x09, 0x0a:
+				info.throws = true
+			case 0x11, 0x13, 0x14, 0x15:
+				info.indirect = true
+			}
+		}
 		var err error
 		switch opImm[op] {
 		case immNone:
@@ -1337,7 +1442,17 @@ func walkExpr(r *reader, info *exprInfo) error {
 				if err == nil {
 					label(idx, lebStart, r.pos)
 				}
-			case 0x10, 0x14: // call, call_ref
+			case 0x10: // call: tag its points with the callee
+				if info != nil && err == nil {
+					info.points[len(info.points)-1].val = idx + 1
+					info.points = append(info.points, point{at: r.pos, kind: pointLoad, val: idx + 1})
+					info.callees = append(info.callees, idx)
+				}
+			case 0x12: // return_call
+				if info != nil && err == nil {
+					info.callees = append(info.callees, idx)
+				}
+			case 0x14: // call_ref
 				add(r.pos, pointLoad)
 			}
 		case immU32x2:
