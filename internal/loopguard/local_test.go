@@ -3,6 +3,7 @@ package loopguard_test
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -179,10 +180,10 @@ func TestLocalCountdownShapes(t *testing.T) {
 		{"mixed", []call{{"calls", 3, -1}, {"nested", 5, -1}, {"catcher", 2, -1}, {"recurse", 4, -1}, {"multi", 9, 9}}, call{"recurse", 1000, -1}, 12 + 5 + 15 + 10 + 20 + 9},
 	}
 	for _, mode := range []struct {
-		name  string
-		local bool
-	}{{"global", false}, {"local", true}} {
-		out, st := mustInstrument(t, shapesModule(), loopguard.Options{YieldEvery: yield, LocalCountdown: mode.local})
+		name           string
+		local, outline bool
+	}{{"inline", false, false}, {"outlined", false, true}, {"local", true, false}} {
+		out, st := mustInstrument(t, shapesModule(), loopguard.Options{YieldEvery: yield, LocalCountdown: mode.local, Outline: mode.outline})
 		// Every function with a loop is instrumented; only catcher (which
 		// has a handler) keeps the global countdown in local mode.
 		if st.InstrumentedFunctions != 10 || st.Loops != 11 {
@@ -232,14 +233,22 @@ func TestLocalCountdownShapes(t *testing.T) {
 // function from another goroutine while garbage collections run, as
 // TestKillSpinningLoop does for the global countdown.
 func TestLocalCountdownKill(t *testing.T) {
-	out, _ := mustInstrument(t, shapesModule(), loopguard.Options{YieldEvery: 16384, LocalCountdown: true})
-	ctx, r := newEHRuntime(t)
-	cm, err := r.CompileModule(ctx, out)
-	if err != nil {
-		t.Fatal(err)
+	for _, opts := range []loopguard.Options{{YieldEvery: 16384, Outline: true}, {YieldEvery: 16384, LocalCountdown: true}} {
+		out, _ := mustInstrument(t, shapesModule(), opts)
+		ctx, r := newEHRuntime(t)
+		cm, err := r.CompileModule(ctx, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fn := range []string{"loopN", "calls", "nested", "catcher"} {
+			killOne(t, ctx, r, cm, fmt.Sprintf("%s/local=%v", fn, opts.LocalCountdown), fn)
+		}
 	}
-	for _, fn := range []string{"loopN", "calls", "nested", "catcher"} {
-		t.Run(fn, func(t *testing.T) {
+}
+
+func killOne(t *testing.T, ctx context.Context, r wazero.Runtime, cm wazero.CompiledModule, name, fn string) {
+	{
+		t.Run(name, func(t *testing.T) {
 			mod, err := r.InstantiateModule(ctx, cm, wazero.NewModuleConfig().WithName(""))
 			if err != nil {
 				t.Fatal(err)
@@ -279,6 +288,18 @@ func TestLocalCountdownValidates(t *testing.T) {
 	mods := append(seedModules(), shapesModule())
 	for i, m := range mods {
 		out, _, err := loopguard.Instrument(m, loopguard.Options{YieldEvery: 7, LocalCountdown: true})
+		if err == nil {
+			var out2 []byte
+			if out2, _, err = loopguard.Instrument(m, loopguard.Options{YieldEvery: 7, Outline: true}); err == nil {
+				path := filepath.Join(t.TempDir(), "o.wasm")
+				if err := os.WriteFile(path, out2, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if msg, err := exec.Command(tool, "validate", "--features", "all", path).CombinedOutput(); err != nil {
+					t.Fatalf("module %d, Outline: wasm-tools validate: %v\n%s", i, err, msg)
+				}
+			}
+		}
 		if err != nil && strings.Contains(err.Error(), "needs a memory") {
 			continue
 		}

@@ -186,6 +186,12 @@ type Options struct {
 	// loop header no longer reads and writes memory. Functions that contain
 	// an exception handler (try_table, try) keep the global countdown.
 	LocalCountdown bool
+
+	// Outline, with YieldEvery, wraps every loop without parameters so that
+	// its yield path (the call into Go) lies outside the loop, and keeps the
+	// countdown in the global (see "Outlined loops" in the package
+	// documentation). LocalCountdown outlines as well.
+	Outline bool
 }
 
 // Stats describes what Instrument did.
@@ -579,8 +585,9 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 
 	// Type section: parameter counts, to number a new local.
 	local := opts.LocalCountdown && opts.YieldEvery > 0
+	outline := (opts.Outline || opts.LocalCountdown) && opts.YieldEvery > 0
 	var paramCounts []uint32
-	if local {
+	if outline {
 		if s := find(secType); s != nil {
 			var err error
 			if paramCounts, err = parseParamCounts(s.reader(wasm)); err != nil {
@@ -602,6 +609,7 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 	// Code section: insert the check after every loop's block type.
 	check := checkSequence(st.Global, opts.YieldEvery, memory64)
 	ctr := st.Global + 1
+	gc := globalCountdown(ctr, st.Global, opts.YieldEvery, memory64)
 	csec := find(secCode)
 	var codeCount uint32
 	if csec != nil {
@@ -672,22 +680,32 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 			}
 			body = body[:0]
 			prev := bodyStart
-			if local && !info.handlers {
-				// Declare the countdown local after the existing ones and
-				// load it from the global on entry.
-				ti := funcTypes[i]
-				if ti >= uint32(len(paramCounts)) {
-					return nil, st, fnErr(fmt.Errorf("type index %d out of range (%d types)", ti, len(paramCounts)))
+			// Functions with exception handlers keep the inline check on
+			// the global: a catch would resume them with a stale local,
+			// and outlining them would need their catch, delegate and
+			// rethrow labels renumbered too.
+			useLocal := local && !info.handlers
+			if outline && !info.handlers {
+				lc := gc
+				prev = bodyStart
+				if useLocal {
+					// Declare the countdown local after the existing ones and
+					// load it from the global on entry.
+					ti := funcTypes[i]
+					if ti >= uint32(len(paramCounts)) {
+						return nil, st, fnErr(fmt.Errorf("type index %d out of range (%d types)", ti, len(paramCounts)))
+					}
+					idx := uint64(paramCounts[ti]) + nDeclared
+					if idx >= 1<<32-1 || nLocals == ^uint32(0) {
+						return nil, st, fnErr(errors.New("too many locals to add the countdown local"))
+					}
+					body = appendU32(body, nLocals+1)
+					body = append(body, wasm[localsStart:localsEnd]...)
+					body = append(body, 0x01, 0x7f) // one i32
+					lc = localCountdown(uint32(idx), ctr, st.Global, opts.YieldEvery, memory64)
+					body = append(body, lc.load...)
+					prev = localsEnd
 				}
-				idx := uint64(paramCounts[ti]) + nDeclared
-				if idx >= 1<<32-1 || nLocals == ^uint32(0) {
-					return nil, st, fnErr(errors.New("too many locals to add the countdown local"))
-				}
-				body = appendU32(body, nLocals+1)
-				body = append(body, wasm[localsStart:localsEnd]...)
-				body = append(body, 0x01, 0x7f) // one i32
-				lc := localCountdown(uint32(idx), ctr, st.Global, opts.YieldEvery, memory64)
-				body = append(body, lc.load...)
 				// Walk again, now restructuring loops and renumbering
 				// labels.
 				info.points, info.loops, info.outline, info.params = info.points[:0], 0, true, paramCounts
@@ -695,7 +713,6 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 					return nil, st, fnErr(err)
 				}
 				info.outline = false
-				prev = localsEnd
 				lastLoad := -1
 				for _, p := range info.points {
 					body = append(body, wasm[prev:p.at]...)
@@ -734,7 +751,9 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 						lastLoad = p.at
 					}
 				}
-				st.LocalFunctions++
+				if useLocal {
+					st.LocalFunctions++
+				}
 			} else {
 				for _, p := range info.points {
 					if p.kind == pointLoop {
@@ -903,24 +922,7 @@ func localCountdown(loc, ctr, kill, yieldEvery uint32, memory64 bool) localCode 
 	c = append(c, 0x41, 0x01, 0x6b, 0x22) // i32.const 1, i32.sub, local.tee
 	c = appendU32(c, loc)
 	lc.outCheck = append(c, 0x45, 0x0d, 0x01) // i32.eqz, br_if 1 ($yield)
-	reset := yieldEvery
-	if reset < 1<<31-1 {
-		reset++ // re-entering the loop counts once more
-	}
-	c = []byte{0x0c, 0x02, 0x0b, 0x41} // br 2 ($exit), end ($yield), i32.const
-	c = appendS32(c, int32(reset))
-	c = append(c, 0x21) // local.set
-	c = appendU32(c, loc)
-	if memory64 {
-		c = append(c, 0x42, 0x00) // i64.const 0
-	} else {
-		c = append(c, 0x41, 0x00) // i32.const 0
-	}
-	c = append(c, 0x40, 0x00, 0x1a) // memory.grow 0, drop
-	c = append(c, 0x23)             // global.get $kill
-	c = appendU32(c, kill)
-	c = append(c, 0x04, 0x40, 0x00, 0x0b) // if unreachable end
-	lc.tail = append(c, 0x0c, 0x00, 0x0b) // br 0 ($outer), end ($outer)
+	lc.tail = yieldTail(0x21, loc, kill, yieldEvery, memory64)
 	return lc
 }
 
@@ -1011,6 +1013,50 @@ func blockTypeHasParams(bt []byte, params []uint32) bool {
 		return true // leave it inline; validation rejects it anyway
 	}
 	return params[idx] > 0
+}
+
+// globalCountdown returns the sequences for an outlined function that keeps
+// the countdown in the global: nothing around calls, the inline check for
+// loops with parameters, and for the others
+//
+//	global.get $countdown, i32.const 1, i32.sub, global.set $countdown,
+//	global.get $countdown, i32.eqz, br_if $yield
+//
+// with the yield path setting the global to yieldEvery+1.
+func globalCountdown(ctr, kill, yieldEvery uint32, memory64 bool) localCode {
+	var lc localCode
+	lc.check = checkSequence(kill, yieldEvery, memory64)
+	c := appendU32([]byte{0x23}, ctr)
+	c = append(c, 0x41, 0x01, 0x6b, 0x24) // i32.const 1, i32.sub, global.set
+	c = appendU32(c, ctr)
+	c = append(c, 0x23) // global.get
+	c = appendU32(c, ctr)
+	lc.outCheck = append(c, 0x45, 0x0d, 0x01) // i32.eqz, br_if 1 ($yield)
+	lc.tail = yieldTail(0x24, ctr, kill, yieldEvery, memory64)
+	return lc
+}
+
+// yieldTail returns the code after an outlined loop's end up to the end of
+// $outer; set is local.set (0x21) or global.set (0x24) of the countdown idx.
+func yieldTail(set byte, idx, kill, yieldEvery uint32, memory64 bool) []byte {
+	reset := yieldEvery
+	if reset < 1<<31-1 {
+		reset++ // re-entering the loop counts once more
+	}
+	c := []byte{0x0c, 0x02, 0x0b, 0x41} // br 2 ($exit), end ($yield), i32.const
+	c = appendS32(c, int32(reset))
+	c = append(c, set)
+	c = appendU32(c, idx)
+	if memory64 {
+		c = append(c, 0x42, 0x00) // i64.const 0
+	} else {
+		c = append(c, 0x41, 0x00) // i32.const 0
+	}
+	c = append(c, 0x40, 0x00, 0x1a) // memory.grow 0, drop
+	c = append(c, 0x23)             // global.get $kill
+	c = appendU32(c, kill)
+	c = append(c, 0x04, 0x40, 0x00, 0x0b) // if unreachable end
+	return append(c, 0x0c, 0x00, 0x0b)    // br 0 ($outer), end ($outer)
 }
 
 // parseParamCounts returns the number of parameters of each type in the type

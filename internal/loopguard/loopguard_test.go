@@ -1095,7 +1095,7 @@ func FuzzInstrument(f *testing.F) {
 				cm.Close(ctx)
 			}
 		}
-		for _, opts := range []loopguard.Options{{}, {YieldEvery: 5}, {YieldEvery: 5, LocalCountdown: true}} {
+		for _, opts := range []loopguard.Options{{}, {YieldEvery: 5}, {YieldEvery: 5, LocalCountdown: true}, {YieldEvery: 5, Outline: true}} {
 			fuzzOne(t, ctx, r, data, valid, opts)
 		}
 	})
@@ -1141,7 +1141,7 @@ func TestMutations(t *testing.T) {
 					valid++
 					cm.Close(ctx)
 				}
-				for _, opts := range []loopguard.Options{{}, {YieldEvery: 5}, {YieldEvery: 5, LocalCountdown: true}} {
+				for _, opts := range []loopguard.Options{{}, {YieldEvery: 5}, {YieldEvery: 5, LocalCountdown: true}, {YieldEvery: 5, Outline: true}} {
 					fuzzOne(t, ctx, r, mut, ok, opts)
 				}
 			}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # loopguard.sh — what the loop guard costs: bundles that differ only in
-# python.wasm (no guard, -countdown global, -countdown local), interleaved
+# python.wasm (no guard, -countdown inline, outlined, local), interleaved
 # rounds, best per benchmark, ratios to the unguarded build.
 #
 #   WASM=build/cpython/builddir/wasi/python.wasm STAGE=build/stage \
@@ -22,7 +22,7 @@ CSV=${CSV:-}
 mkdir -p "$OUT"
 cd "$ROOT"
 go build -o "$OUT/pybox" ./cmd/pybox
-for v in none global local; do
+for v in none inline outlined local; do
   s=$OUT/stage-$v
   rm -rf "$s" && mkdir -p "$s" && cp -a "$STAGE/." "$s/"
   if [ $v = none ]; then
@@ -57,7 +57,7 @@ PY
 log=$OUT/results.log
 : > "$log"
 for r in $(seq "$ROUNDS"); do
-  for v in none global local; do
+  for v in none inline outlined local; do
     run() { PYBOX_BUNDLE=$OUT/rt-$v.tar.zst PYBOX_CACHE_DIR=$OUT/cache-$v "$OUT/pybox" run -q "$@"; }
     run "$OUT/np.py" | sed "s/^/$v /" >> "$log"
     if [ -n "$CSV" ]; then
@@ -75,8 +75,9 @@ for line in open(sys.argv[1]):
     v, name, x = line.split()
     if name not in order: order.append(name)
     best[v, name] = min(best[v, name], float(x))
-print(f"{'benchmark':12} {'none':>8} {'global':>8} {'local':>8} {'global/none':>12} {'local/none':>11}")
+vs = ["none", "inline", "outlined", "local"]
+print(f"{'benchmark':12}" + "".join(f" {v:>8}" for v in vs) + "".join(f" {v + '/none':>13}" for v in vs[1:]))
 for n in order:
-    a, g, l = best["none", n], best["global", n], best["local", n]
-    print(f"{n:12} {a:8.3f} {g:8.3f} {l:8.3f} {g/a:12.3f} {l/a:11.3f}")
+    b = [best[v, n] for v in vs]
+    print(f"{n:12}" + "".join(f" {x:8.3f}" for x in b) + "".join(f" {x / b[0]:13.3f}" for x in b[1:]))
 PY
