@@ -33,74 +33,74 @@
 // documentation. With YieldEvery zero the inserted code is exactly the four
 // instructions above.
 //
-// # Countdown in a local
+// # Outlined loops and the local countdown
 //
-// With YieldEvery, the first design decremented the countdown global in every
-// iteration. That is not where its cost came from: wazero's optimizing
-// compiler keeps globals in memory, but a loop that only reads the kill
-// global costs nothing measurable. The cost is the call into Go
+// With YieldEvery alone (scripts/loopguard -countdown inline), every loop
+// decrements the countdown global in every iteration and calls into Go from
+// inside its body. The global access is not what costs: wazero's
+// optimizing compiler keeps globals in memory, but a loop that only reads
+// the kill global costs nothing measurable. The cost is the call
 // (memory.grow) inside the loop body, even on a path taken once in 16384
 // iterations: a call clobbers every register, and the values that live
 // across it apparently stay in stack slots. On a five-value loop over memory
-// (BenchmarkLoopCost) an iteration took 1.43 ns instead of 0.73 ns; keeping
-// the countdown in a local with the call still in the loop took 1.4-1.95 ns
-// against 2.0-2.1 ns for the global in two runs on the loaded machine, and
-// moving the call out of the loop by hand took 1.03 ns.
+// (BenchmarkLoopCost) an iteration took 1.43 ns instead of 0.73 ns
+// unguarded and 0.78 ns with the kill check alone.
 //
-// Options.LocalCountdown fixes both. Each instrumented function declares an
-// i32 local $c for the countdown, loads it from the global on entry, and
-// keeps the global up to date wherever other code can observe it: it writes
-// $c back before every call, call_indirect, call_ref, return_call*, throw,
-// rethrow, throw_ref, return, branch to the function's label and the final
-// end, and reloads $c after every call that returns, except around direct
-// calls to functions that can neither change the countdown nor throw:
-// functions without guarded loops, throws and indirect calls that call only
-// such functions (a fixpoint over the call graph; imports count as changing
-// it, since the host may call back into the guest). A loop without
-// parameters is wrapped so that its yield path lies outside it:
+// Options.Outline wraps every loop without parameters so that its yield
+// path lies outside it:
 //
 //	block $exit (type of the loop)
 //	  loop $outer
 //	    block $yield
 //	      loop $l (type of the loop)
-//	        local.get $c, i32.const 1, i32.sub, local.tee $c, i32.eqz
-//	        br_if $yield
+//	        countdown -= 1; br_if $yield (countdown == 0)
 //	        ...the body, with labels outside $l renumbered...
 //	      end
 //	      br $exit
 //	    end
-//	    yield as before, setting $c to YieldEvery+1
+//	    yield as before, setting the countdown to YieldEvery+1
 //	    br $outer              ;; re-enters $l, which counts once more
 //	  end
 //	  unreachable              ;; only when the loop has results
 //	end
 //
 // Re-entering $l from the top is the same as the iteration that was about to
-// start, because the check is the first thing in its body. Loops with
-// parameters (multi-value) keep the check inline, with $c instead of the
-// global. On BenchmarkLoopCost an iteration then takes 1.02 ns.
+// start, because the check is the first thing in its body, so the guest
+// still yields every YieldEvery iterations. Loops with parameters
+// (multi-value) and all loops of functions with exception handlers
+// (try_table, try; their catch, delegate and rethrow labels would need
+// renumbering too) keep the inline check. On BenchmarkLoopCost an iteration
+// takes 1.0 ns.
+//
+// Options.LocalCountdown outlines as well and also keeps the countdown in an
+// i32 local $c of each instrumented function: loaded from the global on
+// entry, written back before every call, call_indirect, call_ref,
+// return_call*, throw, rethrow, throw_ref, return, branch to the function's
+// label and the final end, and reloaded after every call that returns,
+// except around direct calls to functions that can neither change the
+// countdown nor throw (no guarded loop, throw or indirect call, and calling
+// only such functions: a fixpoint over the call graph; imports count as
+// changing it, since the host may call back into the guest). It is still
+// one program-wide countdown, since the global is current whenever another
+// function runs. Exceptions are the one way to leave a frame without a
+// write-back, and lose nothing: the thrower writes back before it throws,
+// and every frame that is unwound wrote back before the call that is
+// unwound. The catching frame's $c would be stale, and reloading it at the
+// catch target would also run on the ordinary branches to that label, which
+// could reset the count forever, so functions with exception handlers keep
+// the global countdown. It measured no faster than Outline on the micro
+// benchmark (1.02 ns) and slower on python.wasm, where the write-backs
+// around calls cost more than the global's load and store in each
+// iteration.
 //
 // On pybox's python.wasm (CPython with numpy and pandas linked in; best of 5
-// interleaved runs, each against the same build without the guard): a numpy
-// element-wise loop went from 1.70x to 1.08x, pandas.read_csv of 1M rows x
-// 10 columns from 1.20x to 1.12x, the CPU suite (scripts/bench/cpu.py) from
-// 1.06x to 1.04x, with its regex benchmark the exception at 1.09x -> 1.16x
-// (the _sre matcher calls functions with loops inside its loops, so it pays
-// the write-backs and reloads). The output is 7% larger (43.0 MB against
-// 40.1 MB, stripped).
-//
-// It is still one program-wide countdown: the global is current whenever
-// another function runs, so the guest yields every YieldEvery loop
-// iterations whatever functions they are spread over. Exceptions are the one
-// way to leave a frame without passing a write-back, and lose nothing: the
-// thrower writes back before it throws, and every frame that is unwound
-// wrote back before the call that is unwound. Where the exception is caught,
-// though, the catching frame's $c is stale, and reloading it at the catch
-// target would also run on the ordinary branches to that label, which could
-// reset the count forever. Functions with an exception handler (try_table,
-// or a legacy try) therefore keep decrementing the global directly, as
-// without LocalCountdown; pybox's python.wasm has 296 of them among 14,737
-// instrumented functions. A trap ends the call, and the instance with it.
+// interleaved runs of scripts/bench/loopguard.sh, ratios to the same build
+// without the guard), inline / outlined / local: a numpy element-wise loop
+// 1.66x / 1.07x / 1.08x, pandas.read_csv of 1M rows x 10 columns 1.16x /
+// 1.08x / 1.11x, the CPU suite (scripts/bench/cpu.py) 1.03x / 1.04x /
+// 1.06x, of which regex 1.07x / 1.12x / 1.19x (noise between runs is a
+// few percent). python.wasm grows from 40.1 MB (inline, stripped) to 40.8
+// MB (outlined) or 43.0 MB (local).
 //
 // Limitations: only loops are guarded. A guest blocked inside a host function
 // (a WASI call) stops when that call returns to a loop; unbounded recursion
@@ -174,14 +174,14 @@ type Options struct {
 	//
 	// 16384 is a good value: the interval barely changes the cost, and a
 	// smaller one shortens how long a stop-the-world can wait for the guest.
-	// The cost is the countdown and the yield call in every loop; see
-	// LocalCountdown, which roughly halves it.
+	// Most of the cost is the yield call inside every loop; see Outline.
 	YieldEvery uint32
 
 	// LocalCountdown, with YieldEvery, keeps the countdown in a local
 	// variable of each instrumented function instead of decrementing the
-	// global in every loop iteration (see "Countdown in a local" in the
-	// package documentation). The global still carries the one shared
+	// global in every loop iteration, and outlines loops as Outline does
+	// (see "Outlined loops and the local countdown" in the package
+	// documentation). The global still carries the one shared
 	// countdown between functions, so the yield interval is the same; the
 	// loop header no longer reads and writes memory. Functions that contain
 	// an exception handler (try_table, try) keep the global countdown.
@@ -189,8 +189,8 @@ type Options struct {
 
 	// Outline, with YieldEvery, wraps every loop without parameters so that
 	// its yield path (the call into Go) lies outside the loop, and keeps the
-	// countdown in the global (see "Outlined loops" in the package
-	// documentation). LocalCountdown outlines as well.
+	// countdown in the global (see "Outlined loops and the local countdown"
+	// in the package documentation). LocalCountdown outlines as well.
 	Outline bool
 }
 
