@@ -33,6 +33,75 @@
 // documentation. With YieldEvery zero the inserted code is exactly the four
 // instructions above.
 //
+// # Outlined loops and the local countdown
+//
+// With YieldEvery alone (scripts/loopguard -countdown inline), every loop
+// decrements the countdown global in every iteration and calls into Go from
+// inside its body. The global access is not what costs: wazero's
+// optimizing compiler keeps globals in memory, but a loop that only reads
+// the kill global costs nothing measurable. The cost is the call
+// (memory.grow) inside the loop body, even on a path taken once in 16384
+// iterations: a call clobbers every register, and the values that live
+// across it apparently stay in stack slots. On a five-value loop over memory
+// (BenchmarkLoopCost) an iteration took 1.43 ns instead of 0.73 ns
+// unguarded and 0.78 ns with the kill check alone.
+//
+// Options.Outline wraps every loop without parameters so that its yield
+// path lies outside it:
+//
+//	block $exit (type of the loop)
+//	  loop $outer
+//	    block $yield
+//	      loop $l (type of the loop)
+//	        countdown -= 1; br_if $yield (countdown == 0)
+//	        ...the body, with labels outside $l renumbered...
+//	      end
+//	      br $exit
+//	    end
+//	    yield as before, setting the countdown to YieldEvery+1
+//	    br $outer              ;; re-enters $l, which counts once more
+//	  end
+//	  unreachable              ;; only when the loop has results
+//	end
+//
+// Re-entering $l from the top is the same as the iteration that was about to
+// start, because the check is the first thing in its body, so the guest
+// still yields every YieldEvery iterations. Loops with parameters
+// (multi-value) and all loops of functions with exception handlers
+// (try_table, try; their catch, delegate and rethrow labels would need
+// renumbering too) keep the inline check. On BenchmarkLoopCost an iteration
+// takes 1.0 ns.
+//
+// Options.LocalCountdown outlines as well and also keeps the countdown in an
+// i32 local $c of each instrumented function: loaded from the global on
+// entry, written back before every call, call_indirect, call_ref,
+// return_call*, throw, rethrow, throw_ref, return, branch to the function's
+// label and the final end, and reloaded after every call that returns,
+// except around direct calls to functions that can neither change the
+// countdown nor throw (no guarded loop, throw or indirect call, and calling
+// only such functions: a fixpoint over the call graph; imports count as
+// changing it, since the host may call back into the guest). It is still
+// one program-wide countdown, since the global is current whenever another
+// function runs. Exceptions are the one way to leave a frame without a
+// write-back, and lose nothing: the thrower writes back before it throws,
+// and every frame that is unwound wrote back before the call that is
+// unwound. The catching frame's $c would be stale, and reloading it at the
+// catch target would also run on the ordinary branches to that label, which
+// could reset the count forever, so functions with exception handlers keep
+// the global countdown. It measured no faster than Outline on the micro
+// benchmark (1.02 ns) and slower on python.wasm, where the write-backs
+// around calls cost more than the global's load and store in each
+// iteration.
+//
+// On pybox's python.wasm (CPython with numpy and pandas linked in; best of 5
+// interleaved runs of scripts/bench/loopguard.sh, ratios to the same build
+// without the guard), inline / outlined / local: a numpy element-wise loop
+// 1.66x / 1.07x / 1.08x, pandas.read_csv of 1M rows x 10 columns 1.16x /
+// 1.08x / 1.11x, the CPU suite (scripts/bench/cpu.py) 1.03x / 1.04x /
+// 1.06x, of which regex 1.07x / 1.12x / 1.19x (noise between runs is a
+// few percent). python.wasm grows from 40.1 MB (inline, stripped) to 40.8
+// MB (outlined) or 43.0 MB (local).
+//
 // Limitations: only loops are guarded. A guest blocked inside a host function
 // (a WASI call) stops when that call returns to a loop; unbounded recursion
 // without loops is not stopped (it ends with a stack overflow trap instead);
@@ -103,11 +172,26 @@ type Options struct {
 	// function call, where the goroutine can be preempted, so the GC and
 	// the scheduler make progress and the kill switch gets set.
 	//
-	// 16384 is a good value: on CPython the cost is within measurement
-	// noise; on an empty tight loop the countdown adds about 1 ns per
-	// iteration. The interval barely changes the cost, and a smaller one
-	// shortens how long a stop-the-world can wait for the guest.
+	// 16384 is a good value: the interval barely changes the cost, and a
+	// smaller one shortens how long a stop-the-world can wait for the guest.
+	// Most of the cost is the yield call inside every loop; see Outline.
 	YieldEvery uint32
+
+	// LocalCountdown, with YieldEvery, keeps the countdown in a local
+	// variable of each instrumented function instead of decrementing the
+	// global in every loop iteration, and outlines loops as Outline does
+	// (see "Outlined loops and the local countdown" in the package
+	// documentation). The global still carries the one shared
+	// countdown between functions, so the yield interval is the same; the
+	// loop header no longer reads and writes memory. Functions that contain
+	// an exception handler (try_table, try) keep the global countdown.
+	LocalCountdown bool
+
+	// Outline, with YieldEvery, wraps every loop without parameters so that
+	// its yield path (the call into Go) lies outside the loop, and keeps the
+	// countdown in the global (see "Outlined loops and the local countdown"
+	// in the package documentation). LocalCountdown outlines as well.
+	Outline bool
 }
 
 // Stats describes what Instrument did.
@@ -128,6 +212,14 @@ type Stats struct {
 	// elem.drop). pybox restores interpreters from a snapshot of linear
 	// memory and globals only, which is sound only if this is zero.
 	TableWrites int
+	// LocalFunctions is the number of instrumented functions that keep the
+	// countdown in a local (Options.LocalCountdown); the others decrement
+	// the global directly.
+	LocalFunctions int
+	// OutlinedLoops is the number of loops of those functions that were
+	// wrapped so that their yield path lies outside them; each adds one
+	// loop instruction (the one that re-enters it) to the output.
+	OutlinedLoops int
 }
 
 // Section ids of the WebAssembly binary format.
@@ -337,8 +429,9 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 		newGlobals = 2
 	}
 
-	// Function section: number of defined functions.
+	// Function section: number of defined functions and their types.
 	var definedFuncs uint32
+	var funcTypes []uint32
 	if s := find(secFunction); s != nil {
 		sr := s.reader(wasm)
 		n, err := sr.vecLen(1)
@@ -346,9 +439,11 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 			return nil, st, fmt.Errorf("function section: %w", err)
 		}
 		for i := uint32(0); i < n; i++ {
-			if _, err := sr.u32(); err != nil {
+			ti, err := sr.u32()
+			if err != nil {
 				return nil, st, fmt.Errorf("function section: %w", err)
 			}
+			funcTypes = append(funcTypes, ti)
 		}
 		if err := sr.done(); err != nil {
 			return nil, st, fmt.Errorf("function section: %w", err)
@@ -488,8 +583,33 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 		}
 	}
 
+	// Type section: parameter counts, to number a new local.
+	local := opts.LocalCountdown && opts.YieldEvery > 0
+	outline := (opts.Outline || opts.LocalCountdown) && opts.YieldEvery > 0
+	var paramCounts []uint32
+	if outline {
+		if s := find(secType); s != nil {
+			var err error
+			if paramCounts, err = parseParamCounts(s.reader(wasm)); err != nil {
+				return nil, st, fmt.Errorf("type section: %w", err)
+			}
+		}
+	}
+
+	// With a local countdown, a direct call to a function that can neither
+	// change the countdown nor throw needs no write-back and no reload.
+	var touches []bool
+	if local {
+		var err error
+		if touches, err = countdownCallGraph(wasm, find(secCode), importedFuncs, skip); err != nil {
+			return nil, st, err
+		}
+	}
+
 	// Code section: insert the check after every loop's block type.
 	check := checkSequence(st.Global, opts.YieldEvery, memory64)
+	ctr := st.Global + 1
+	gc := globalCountdown(ctr, st.Global, opts.YieldEvery, memory64)
 	csec := find(secCode)
 	var codeCount uint32
 	if csec != nil {
@@ -504,7 +624,7 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 		}
 		st.Functions = int(n)
 		newCode := appendU32(make([]byte, 0, len(csec.payload)+len(csec.payload)/16), n)
-		var loops []int
+		var info exprInfo
 		var body []byte
 		for i := uint32(0); i < n; i++ {
 			funcIdx := importedFuncs + i
@@ -529,16 +649,21 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 			if err != nil {
 				return nil, st, fnErr(fmt.Errorf("locals: %w", err))
 			}
+			localsStart := br.pos
+			var nDeclared uint64
 			for j := uint32(0); j < nLocals; j++ {
-				if _, err := br.u32(); err != nil {
+				cnt, err := br.u32()
+				if err != nil {
 					return nil, st, fnErr(fmt.Errorf("locals: %w", err))
 				}
+				nDeclared += uint64(cnt)
 				if err := br.valType(); err != nil {
 					return nil, st, fnErr(fmt.Errorf("locals: %w", err))
 				}
 			}
-			loops = loops[:0]
-			rec := &loops
+			localsEnd := br.pos
+			info.points, info.loops, info.handlers = info.points[:0], 0, false
+			rec := &info
 			if skip[funcIdx] {
 				rec = nil
 			}
@@ -549,22 +674,100 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 				return nil, st, fnErr(fmt.Errorf("%d bytes after the final end at offset 0x%x", br.end-br.pos, br.pos))
 			}
 			st.TableWrites += br.tableWrites
-			if len(loops) == 0 {
+			if info.loops == 0 {
 				newCode = append(newCode, wasm[entry:br.end]...)
 				continue
 			}
 			body = body[:0]
 			prev := bodyStart
-			for _, at := range loops {
-				body = append(body, wasm[prev:at]...)
-				body = append(body, check...)
-				prev = at
+			// Functions with exception handlers keep the inline check on
+			// the global: a catch would resume them with a stale local,
+			// and outlining them would need their catch, delegate and
+			// rethrow labels renumbered too.
+			useLocal := local && !info.handlers
+			if outline && !info.handlers {
+				lc := gc
+				prev = bodyStart
+				if useLocal {
+					// Declare the countdown local after the existing ones and
+					// load it from the global on entry.
+					ti := funcTypes[i]
+					if ti >= uint32(len(paramCounts)) {
+						return nil, st, fnErr(fmt.Errorf("type index %d out of range (%d types)", ti, len(paramCounts)))
+					}
+					idx := uint64(paramCounts[ti]) + nDeclared
+					if idx >= 1<<32-1 || nLocals == ^uint32(0) {
+						return nil, st, fnErr(errors.New("too many locals to add the countdown local"))
+					}
+					body = appendU32(body, nLocals+1)
+					body = append(body, wasm[localsStart:localsEnd]...)
+					body = append(body, 0x01, 0x7f) // one i32
+					lc = localCountdown(uint32(idx), ctr, st.Global, opts.YieldEvery, memory64)
+					body = append(body, lc.load...)
+					prev = localsEnd
+				}
+				// Walk again, now restructuring loops and renumbering
+				// labels.
+				info.points, info.loops, info.outline, info.params = info.points[:0], 0, true, paramCounts
+				if err := walkExpr(&reader{buf: wasm, pos: localsEnd, end: br.end}, &info); err != nil {
+					return nil, st, fnErr(err)
+				}
+				info.outline = false
+				lastLoad := -1
+				for _, p := range info.points {
+					body = append(body, wasm[prev:p.at]...)
+					prev = p.at
+					switch p.kind {
+					case pointLoop:
+						body = append(body, lc.check...)
+					case pointWrap:
+						body = append(body, 0x02) // block with the loop's type
+						body = append(body, wasm[p.at+1:p.end]...)
+						body = append(body, 0x03, 0x40, 0x02, 0x40) // loop, block
+					case pointOutLoop:
+						body = append(body, lc.outCheck...)
+					case pointTail:
+						st.OutlinedLoops++
+						body = append(body, lc.tail...)
+						if p.val != 0 {
+							body = append(body, 0x00) // unreachable: the outer loop only branches
+						}
+						body = append(body, 0x0b)
+					case pointLabel:
+						body = appendU32(body, p.val)
+						prev = p.end
+					case pointSave:
+						if p.val != 0 && p.val-1 < uint32(len(touches)) && !touches[p.val-1] {
+							break // a call to a function that leaves the countdown alone
+						}
+						if lastLoad != p.at { // right after a reload the global is current
+							body = append(body, lc.save...)
+						}
+					case pointLoad:
+						if p.val != 0 && p.val-1 < uint32(len(touches)) && !touches[p.val-1] {
+							break
+						}
+						body = append(body, lc.load...)
+						lastLoad = p.at
+					}
+				}
+				if useLocal {
+					st.LocalFunctions++
+				}
+			} else {
+				for _, p := range info.points {
+					if p.kind == pointLoop {
+						body = append(body, wasm[prev:p.at]...)
+						body = append(body, check...)
+						prev = p.at
+					}
+				}
 			}
 			body = append(body, wasm[prev:br.end]...)
 			newCode = appendU32(newCode, uint32(len(body)))
 			newCode = append(newCode, body...)
 			st.InstrumentedFunctions++
-			st.Loops += len(loops)
+			st.Loops += info.loops
 		}
 		if err := cr.done(); err != nil {
 			return nil, st, fmt.Errorf("code section: %w", err)
@@ -654,6 +857,241 @@ func checkSequence(kill, yieldEvery uint32, memory64 bool) []byte {
 	c = append(c, 0x40, 0x00, 0x1a) // memory.grow 0, drop
 	c = append(c, killCheck...)
 	return append(c, 0x0b) // end
+}
+
+// localCode holds the sequences inserted into a function that keeps the
+// countdown in a local.
+type localCode struct {
+	load     []byte // global.get $countdown, local.set $c
+	save     []byte // local.get $c, global.set $countdown
+	check    []byte // the loop check, inline (loops with parameters)
+	outCheck []byte // the check of an outlined loop
+	tail     []byte // after an outlined loop, up to the final end
+}
+
+// localCountdown returns the sequences for a function whose countdown local
+// has index loc. The loop check is
+//
+//	local.get $c
+//	i32.const 1
+//	i32.sub
+//	local.tee $c
+//	i32.eqz
+//	if
+//	  i32.const yieldEvery
+//	  local.set $c
+//	  i32.const 0          ;; i64.const 0 for a 64-bit memory
+//	  memory.grow 0
+//	  drop
+//	  global.get $kill
+//	  if
+//	    unreachable
+//	  end
+//	end
+//
+// memory.grow runs no guest code, so the global need not be current there.
+// All three sequences are stack neutral.
+func localCountdown(loc, ctr, kill, yieldEvery uint32, memory64 bool) localCode {
+	var lc localCode
+	lc.load = appendU32([]byte{0x23}, ctr)
+	lc.load = append(lc.load, 0x21)
+	lc.load = appendU32(lc.load, loc)
+	lc.save = appendU32([]byte{0x20}, loc)
+	lc.save = append(lc.save, 0x24)
+	lc.save = appendU32(lc.save, ctr)
+	c := appendU32([]byte{0x20}, loc)
+	c = append(c, 0x41, 0x01, 0x6b, 0x22) // i32.const 1, i32.sub, local.tee
+	c = appendU32(c, loc)
+	c = append(c, 0x45, 0x04, 0x40, 0x41) // i32.eqz, if (empty), i32.const
+	c = appendS32(c, int32(yieldEvery))
+	c = append(c, 0x21) // local.set
+	c = appendU32(c, loc)
+	if memory64 {
+		c = append(c, 0x42, 0x00) // i64.const 0
+	} else {
+		c = append(c, 0x41, 0x00) // i32.const 0
+	}
+	c = append(c, 0x40, 0x00, 0x1a) // memory.grow 0, drop
+	c = append(c, 0x23)             // global.get $kill
+	c = appendU32(c, kill)
+	c = append(c, 0x04, 0x40, 0x00, 0x0b, 0x0b) // if unreachable end, end
+	lc.check = c
+
+	// Outlined (see outlinedLoop).
+	c = appendU32([]byte{0x20}, loc)
+	c = append(c, 0x41, 0x01, 0x6b, 0x22) // i32.const 1, i32.sub, local.tee
+	c = appendU32(c, loc)
+	lc.outCheck = append(c, 0x45, 0x0d, 0x01) // i32.eqz, br_if 1 ($yield)
+	lc.tail = yieldTail(0x21, loc, kill, yieldEvery, memory64)
+	return lc
+}
+
+// countdownCallGraph returns, for every function index, whether a call to
+// it may change the countdown global or unwind the caller's frame: imported
+// functions (the host may call back into the guest), functions with a
+// guarded loop, functions that throw or call indirectly, and functions that
+// call any of these. Decoding errors are left to the main pass.
+func countdownCallGraph(wasm []byte, csec *section, importedFuncs uint32, skip map[uint32]bool) ([]bool, error) {
+	if csec == nil {
+		return nil, nil
+	}
+	cr := csec.reader(wasm)
+	n, err := cr.vecLen(2)
+	if err != nil {
+		return nil, nil
+	}
+	total := uint64(importedFuncs) + uint64(n)
+	touches := make([]bool, total)
+	callers := make([][]uint32, total) // reverse edges
+	for i := uint32(0); i < importedFuncs; i++ {
+		touches[i] = true
+	}
+	var info exprInfo
+	for i := uint32(0); i < n; i++ {
+		size, err := cr.u32()
+		if err != nil || uint64(size) > uint64(cr.end-cr.pos) {
+			return nil, nil
+		}
+		br := &reader{buf: wasm, pos: cr.pos, end: cr.pos + int(size)}
+		cr.pos = br.end
+		nLocals, err := br.vecLen(2)
+		if err != nil {
+			return nil, nil
+		}
+		for j := uint32(0); j < nLocals; j++ {
+			if _, err := br.u32(); err != nil {
+				return nil, nil
+			}
+			if err := br.valType(); err != nil {
+				return nil, nil
+			}
+		}
+		info = exprInfo{points: info.points[:0], callees: info.callees[:0]}
+		if err := walkExpr(br, &info); err != nil {
+			return nil, nil
+		}
+		f := importedFuncs + i
+		if (info.loops > 0 && !skip[f]) || info.throws || info.indirect {
+			touches[f] = true
+		}
+		for _, c := range info.callees {
+			if uint64(c) >= total {
+				touches[f] = true
+				continue
+			}
+			callers[c] = append(callers[c], f)
+		}
+	}
+	var work []uint32
+	for f, t := range touches {
+		if t {
+			work = append(work, uint32(f))
+		}
+	}
+	for len(work) > 0 {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, c := range callers[f] {
+			if !touches[c] {
+				touches[c] = true
+				work = append(work, c)
+			}
+		}
+	}
+	return touches, nil
+}
+
+// blockTypeHasParams reports whether the encoded block type bt is a type
+// index whose type has parameters.
+func blockTypeHasParams(bt []byte, params []uint32) bool {
+	if len(bt) == 0 || bt[0] == 0x40 || bt[0]&0xc0 == 0x40 || bt[0] == 0x63 || bt[0] == 0x64 {
+		return false // empty, or a single value type
+	}
+	r := &reader{buf: bt, end: len(bt)}
+	idx, err := r.sleb(33)
+	if err != nil || idx < 0 || idx >= int64(len(params)) {
+		return true // leave it inline; validation rejects it anyway
+	}
+	return params[idx] > 0
+}
+
+// globalCountdown returns the sequences for an outlined function that keeps
+// the countdown in the global: nothing around calls, the inline check for
+// loops with parameters, and for the others
+//
+//	global.get $countdown, i32.const 1, i32.sub, global.set $countdown,
+//	global.get $countdown, i32.eqz, br_if $yield
+//
+// with the yield path setting the global to yieldEvery+1.
+func globalCountdown(ctr, kill, yieldEvery uint32, memory64 bool) localCode {
+	var lc localCode
+	lc.check = checkSequence(kill, yieldEvery, memory64)
+	c := appendU32([]byte{0x23}, ctr)
+	c = append(c, 0x41, 0x01, 0x6b, 0x24) // i32.const 1, i32.sub, global.set
+	c = appendU32(c, ctr)
+	c = append(c, 0x23) // global.get
+	c = appendU32(c, ctr)
+	lc.outCheck = append(c, 0x45, 0x0d, 0x01) // i32.eqz, br_if 1 ($yield)
+	lc.tail = yieldTail(0x24, ctr, kill, yieldEvery, memory64)
+	return lc
+}
+
+// yieldTail returns the code after an outlined loop's end up to the end of
+// $outer; set is local.set (0x21) or global.set (0x24) of the countdown idx.
+func yieldTail(set byte, idx, kill, yieldEvery uint32, memory64 bool) []byte {
+	reset := yieldEvery
+	if reset < 1<<31-1 {
+		reset++ // re-entering the loop counts once more
+	}
+	c := []byte{0x0c, 0x02, 0x0b, 0x41} // br 2 ($exit), end ($yield), i32.const
+	c = appendS32(c, int32(reset))
+	c = append(c, set)
+	c = appendU32(c, idx)
+	if memory64 {
+		c = append(c, 0x42, 0x00) // i64.const 0
+	} else {
+		c = append(c, 0x41, 0x00) // i32.const 0
+	}
+	c = append(c, 0x40, 0x00, 0x1a) // memory.grow 0, drop
+	c = append(c, 0x23)             // global.get $kill
+	c = appendU32(c, kill)
+	c = append(c, 0x04, 0x40, 0x00, 0x0b) // if unreachable end
+	return append(c, 0x0c, 0x00, 0x0b)    // br 0 ($outer), end ($outer)
+}
+
+// parseParamCounts returns the number of parameters of each type in the type
+// section. Only function types (0x60) are understood.
+func parseParamCounts(r *reader) ([]uint32, error) {
+	n, err := r.vecLen(3)
+	if err != nil {
+		return nil, err
+	}
+	counts := make([]uint32, 0, n)
+	for i := uint32(0); i < n; i++ {
+		at := r.pos
+		form, err := r.readByte()
+		if err != nil {
+			return nil, err
+		}
+		if form != 0x60 {
+			return nil, fmt.Errorf("type %d at offset 0x%x: form 0x%02x is not a function type (only 0x60 is supported with a local countdown)", i, at, form)
+		}
+		for k := 0; k < 2; k++ { // params, results
+			m, err := r.vecLen(1)
+			if err != nil {
+				return nil, fmt.Errorf("type %d: %w", i, err)
+			}
+			for j := uint32(0); j < m; j++ {
+				if err := r.valType(); err != nil {
+					return nil, fmt.Errorf("type %d: %w", i, err)
+				}
+			}
+			if k == 0 {
+				counts = append(counts, m)
+			}
+		}
+	}
+	return counts, r.done()
 }
 
 // offsetDependent reports whether a custom section with this name refers to
@@ -896,13 +1334,88 @@ var simdImm = func() (t [0x114]uint8) {
 	return t
 }()
 
+// Kinds of insertion points that walkExpr records.
+const (
+	pointLoop    = iota // start of a loop body: the check goes here
+	pointSave           // before an instruction that leaves the function or calls: write the countdown local back to the global
+	pointLoad           // after a call: reload the countdown local from the global
+	pointWrap           // before an outlined loop: open the blocks around it
+	pointOutLoop        // start of an outlined loop's body: the check
+	pointTail           // after an outlined loop's end: the yield path, closing the blocks
+	pointLabel          // a label immediate (bytes at..end) to replace by val
+)
+
+// point is an insertion point: an offset in the input and what goes there.
+// At equal offsets, points are recorded in the order they must be emitted.
+type point struct {
+	at   int
+	kind uint8
+	end  int    // pointLabel: end of the immediate; pointWrap: end of the block type
+	val  uint32 // pointLabel: the new label; pointTail: 1 if the loop has results
+}
+
+// frame is an open block during walkExpr in outlining mode.
+type frame struct {
+	extra uint32 // labels added around it (3 for an outlined loop)
+	bt    int    // outlined loop: offset of its block type
+}
+
+// exprInfo collects what walkExpr finds in a function body.
+type exprInfo struct {
+	points []point
+	loops  int
+	// handlers is set when the body contains an exception handler
+	// (try_table, or a legacy try), where control can resume in the
+	// function after a callee threw.
+	handlers bool
+
+	// outline (input) restructures every loop without parameters so that
+	// its yield path lies outside it (see outlinedLoop); params (input)
+	// holds the parameter count of each type, for block types.
+	outline bool
+	params  []uint32
+	frames  []frame
+
+	// For the call graph: direct callees (call, return_call), whether the
+	// body calls indirectly, whether it throws.
+	callees  []uint32
+	indirect bool
+	throws   bool
+}
+
 // walkExpr decodes instructions from r.pos up to and including the end that
-// closes the expression, leaving r.pos just after it. When loops is not nil,
-// it appends the input offset just after each loop's block type (where the
-// check goes).
-func walkExpr(r *reader, loops *[]int) error {
+// closes the expression, leaving r.pos just after it. When info is not nil,
+// it records in it the input offset just after each loop's block type (where
+// the check goes) and the points around calls, returns, throws and branches
+// out of the function where a countdown kept in a local must be written back
+// to its global or reloaded from it.
+func walkExpr(r *reader, info *exprInfo) error {
 	start := r.pos
 	depth := 1
+	add := func(at int, kind uint8) {
+		if info != nil {
+			info.points = append(info.points, point{at: at, kind: kind})
+		}
+	}
+	outline := info != nil && info.outline
+	if outline {
+		info.frames = append(info.frames[:0], frame{})
+	}
+	// label renumbers a label immediate at lebStart..r.pos for the labels
+	// that outlining adds between the branch and its target.
+	label := func(l uint32, lebStart, lebEnd int) {
+		if !outline || uint64(l) >= uint64(len(info.frames)) {
+			return
+		}
+		top := len(info.frames) - 1
+		nl := l
+		for j := top; j > top-int(l); j-- {
+			nl += info.frames[j].extra
+		}
+		if nl != l {
+			info.points = append(info.points, point{at: lebStart, kind: pointLabel, end: lebEnd, val: nl})
+		}
+	}
 	for {
 		if r.pos >= r.end {
 			return fmt.Errorf("expression starting at offset 0x%x is not terminated by end", start)
@@ -913,34 +1426,123 @@ func walkExpr(r *reader, loops *[]int) error {
 		if op == 0x26 { // table.set
 			r.tableWrites++
 		}
+		switch op {
+		case 0x08, 0x09, 0x0a, // throw, rethrow, throw_ref
+			0x0f,             // return
+			0x12, 0x13, 0x15: // return_call, return_call_indirect, return_call_ref
+			add(at, pointSave)
+		case 0x10, 0x11, 0x14: // call, call_indirect, call_ref
+			add(at, pointSave)
+		case 0x06, 0x1f: // try, try_table
+			if info != nil {
+				info.handlers = true
+			}
+		}
+		if info != nil {
+			switch op {
+			case 0x08, 0x09, 0x0a:
+				info.throws = true
+			case 0x11, 0x13, 0x14, 0x15:
+				info.indirect = true
+			}
+		}
 		var err error
 		switch opImm[op] {
 		case immNone:
 		case immBlock:
 			err = r.blockType()
 			depth++
+			if outline {
+				info.frames = append(info.frames, frame{})
+			}
 		case immLoop:
+			bt := r.pos
 			err = r.blockType()
 			depth++
-			if loops != nil && err == nil {
-				*loops = append(*loops, r.pos)
+			if info != nil && err == nil {
+				info.loops++
+				if outline && !blockTypeHasParams(r.buf[bt:r.pos], info.params) {
+					info.points = append(info.points, point{at: at, kind: pointWrap, end: r.pos})
+					info.points = append(info.points, point{at: r.pos, kind: pointOutLoop})
+					info.frames = append(info.frames, frame{extra: 3, bt: bt})
+				} else {
+					info.points = append(info.points, point{at: r.pos, kind: pointLoop})
+					if outline {
+						info.frames = append(info.frames, frame{})
+					}
+				}
 			}
 		case immEnd:
 			depth--
 			if depth == 0 {
+				add(at, pointSave) // falling off the end returns
 				return nil
 			}
+			if outline && len(info.frames) > 1 {
+				f := info.frames[len(info.frames)-1]
+				info.frames = info.frames[:len(info.frames)-1]
+				if f.extra != 0 {
+					results := uint32(0)
+					if r.buf[f.bt] != 0x40 {
+						results = 1
+					}
+					info.points = append(info.points, point{at: r.pos, kind: pointTail, val: results})
+				}
+			}
 		case immU32:
-			_, err = r.u32()
+			var idx uint32
+			lebStart := r.pos
+			idx, err = r.u32()
+			switch op {
+			case 0x0c, 0x0d, 0xd5, 0xd6: // br, br_if, br_on_null, br_on_non_null
+				if err == nil && idx == uint32(depth-1) { // the function's label: returns
+					add(at, pointSave)
+				}
+				if err == nil {
+					label(idx, lebStart, r.pos)
+				}
+			case 0x10: // call: tag its points with the callee
+				if info != nil && err == nil {
+					info.points[len(info.points)-1].val = idx + 1
+					info.points = append(info.points, point{at: r.pos, kind: pointLoad, val: idx + 1})
+					info.callees = append(info.callees, idx)
+				}
+			case 0x12: // return_call
+				if info != nil && err == nil {
+					info.callees = append(info.callees, idx)
+				}
+			case 0x14: // call_ref
+				add(r.pos, pointLoad)
+			}
 		case immU32x2:
 			if _, err = r.u32(); err == nil {
 				_, err = r.u32()
 			}
+			if op == 0x11 { // call_indirect
+				add(r.pos, pointLoad)
+			}
 		case immBrTable:
 			var n uint32
+			out := false
+			var targets [][3]int // label, start, end of each immediate
 			if n, err = r.vecLen(1); err == nil {
 				for i := uint32(0); i <= n && err == nil; i++ { // n targets + default
-					_, err = r.u32()
+					var l uint32
+					lebStart := r.pos
+					if l, err = r.u32(); err == nil {
+						out = out || l == uint32(depth-1)
+						if outline {
+							targets = append(targets, [3]int{int(l), lebStart, r.pos})
+						}
+					}
+				}
+			}
+			if err == nil {
+				if out {
+					add(at, pointSave)
+				}
+				for _, tg := range targets {
+					label(uint32(tg[0]), tg[1], tg[2])
 				}
 			}
 		case immSelectT:
@@ -987,9 +1589,15 @@ func walkExpr(r *reader, loops *[]int) error {
 				}
 			}
 			depth++
+			if outline {
+				info.frames = append(info.frames, frame{})
+			}
 		case immDelegate:
 			_, err = r.u32()
 			depth--
+			if outline && len(info.frames) > 1 {
+				info.frames = info.frames[:len(info.frames)-1]
+			}
 			if depth == 0 && err == nil {
 				err = fmt.Errorf("delegate at offset 0x%x closes the function body", at)
 			}
