@@ -849,14 +849,21 @@ func checkSequence(kill, yieldEvery uint32, memory64 bool) []byte {
 	c = appendS32(c, int32(yieldEvery))
 	c = append(c, 0x24)
 	c = appendU32(c, ctr)
+	c = appendYield(c, memory64)
+	c = append(c, killCheck...)
+	return append(c, 0x0b) // end
+}
+
+// appendYield appends the yield: memory.grow 0 on memory 0, its result
+// dropped (wazero's compiler makes it a call into Go, see YieldEvery), with
+// the memory's index type.
+func appendYield(c []byte, memory64 bool) []byte {
 	if memory64 {
 		c = append(c, 0x42, 0x00) // i64.const 0
 	} else {
 		c = append(c, 0x41, 0x00) // i32.const 0
 	}
-	c = append(c, 0x40, 0x00, 0x1a) // memory.grow 0, drop
-	c = append(c, killCheck...)
-	return append(c, 0x0b) // end
+	return append(c, 0x40, 0x00, 0x1a) // memory.grow 0, drop
 }
 
 // localCode holds the sequences inserted into a function that keeps the
@@ -906,13 +913,8 @@ func localCountdown(loc, ctr, kill, yieldEvery uint32, memory64 bool) localCode 
 	c = appendS32(c, int32(yieldEvery))
 	c = append(c, 0x21) // local.set
 	c = appendU32(c, loc)
-	if memory64 {
-		c = append(c, 0x42, 0x00) // i64.const 0
-	} else {
-		c = append(c, 0x41, 0x00) // i32.const 0
-	}
-	c = append(c, 0x40, 0x00, 0x1a) // memory.grow 0, drop
-	c = append(c, 0x23)             // global.get $kill
+	c = appendYield(c, memory64)
+	c = append(c, 0x23) // global.get $kill
 	c = appendU32(c, kill)
 	c = append(c, 0x04, 0x40, 0x00, 0x0b, 0x0b) // if unreachable end, end
 	lc.check = c
@@ -1047,13 +1049,8 @@ func yieldTail(set byte, idx, kill, yieldEvery uint32, memory64 bool) []byte {
 	c = appendS32(c, int32(reset))
 	c = append(c, set)
 	c = appendU32(c, idx)
-	if memory64 {
-		c = append(c, 0x42, 0x00) // i64.const 0
-	} else {
-		c = append(c, 0x41, 0x00) // i32.const 0
-	}
-	c = append(c, 0x40, 0x00, 0x1a) // memory.grow 0, drop
-	c = append(c, 0x23)             // global.get $kill
+	c = appendYield(c, memory64)
+	c = append(c, 0x23) // global.get $kill
 	c = appendU32(c, kill)
 	c = append(c, 0x04, 0x40, 0x00, 0x0b) // if unreachable end
 	return append(c, 0x0c, 0x00, 0x0b)    // br 0 ($outer), end ($outer)
