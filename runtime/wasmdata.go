@@ -25,35 +25,47 @@ type dataSegment struct {
 // segments of memory 0 at an i32.const offset); anything else is an error
 // and the module is then used unchanged.
 func splitData(wasm []byte) ([]byte, []dataSegment, error) {
+	var segs []dataSegment
+	out, err := rewriteSections(wasm, func(id byte, payload []byte) ([]byte, error) {
+		if id != 11 { // data
+			return payload, nil
+		}
+		var err error
+		segs, payload, err = emptySegments(payload)
+		if err != nil {
+			return nil, fmt.Errorf("data section: %w", err)
+		}
+		return payload, nil
+	})
+	return out, segs, err
+}
+
+// rewriteSections returns wasm with each section's payload replaced by what
+// rewrite returns for it (the payload itself to keep it), section order and
+// ids unchanged. It reads only the sections' headers and what rewrite reads.
+func rewriteSections(wasm []byte, rewrite func(id byte, payload []byte) ([]byte, error)) ([]byte, error) {
 	if len(wasm) < 8 || string(wasm[:4]) != "\x00asm" {
-		return nil, nil, errors.New("not a wasm module")
+		return nil, errors.New("not a wasm module")
 	}
-	pos := 8
-	for pos < len(wasm) {
+	out := append([]byte(nil), wasm[:8]...)
+	for pos := 8; pos < len(wasm); {
 		id := wasm[pos]
 		size, n := binary.Uvarint(wasm[pos+1:])
 		if n <= 0 || uint64(len(wasm)-pos-1-n) < size {
-			return nil, nil, fmt.Errorf("section at offset %d: bad size", pos)
+			return nil, fmt.Errorf("section at offset %d: bad size", pos)
 		}
 		start := pos + 1 + n
 		end := start + int(size)
-		if id != 11 { // data section
-			pos = end
-			continue
-		}
-		segs, payload, err := emptySegments(wasm[start:end])
+		payload, err := rewrite(id, wasm[start:end])
 		if err != nil {
-			return nil, nil, fmt.Errorf("data section: %w", err)
+			return nil, err
 		}
-		out := make([]byte, 0, len(wasm)-len(wasm[start:end])+len(payload))
-		out = append(out, wasm[:pos]...)
 		out = append(out, id)
 		out = binary.AppendUvarint(out, uint64(len(payload)))
 		out = append(out, payload...)
-		out = append(out, wasm[end:]...)
-		return out, segs, nil
+		pos = end
 	}
-	return wasm, nil, nil // no data section
+	return out, nil
 }
 
 // emptySegments parses a data section and returns its segments and the
@@ -136,44 +148,31 @@ var stubBody = []byte{2, 0, 0x0b}
 // segments' headers, so the pages of a mapped module that hold code or data
 // are not touched. The data segments are returned as splitData returns them.
 func moduleStub(wasm []byte) ([]byte, []dataSegment, error) {
-	if len(wasm) < 8 || string(wasm[:4]) != "\x00asm" {
-		return nil, nil, errors.New("not a wasm module")
-	}
-	out := append([]byte(nil), wasm[:8]...)
 	var segs []dataSegment
 	sawCode := false
-	for pos := 8; pos < len(wasm); {
-		id := wasm[pos]
-		size, n := binary.Uvarint(wasm[pos+1:])
-		if n <= 0 || uint64(len(wasm)-pos-1-n) < size {
-			return nil, nil, fmt.Errorf("section at offset %d: bad size", pos)
-		}
-		start := pos + 1 + n
-		end := start + int(size)
-		var payload []byte
+	out, err := rewriteSections(wasm, func(id byte, payload []byte) ([]byte, error) {
 		switch id {
 		case 10: // code
-			count, k := binary.Uvarint(wasm[start:end])
-			if k <= 0 || count > size {
-				return nil, nil, errors.New("code section: bad function count")
+			count, k := binary.Uvarint(payload)
+			if k <= 0 || count > uint64(len(payload)) {
+				return nil, errors.New("code section: bad function count")
 			}
-			payload = binary.AppendUvarint(make([]byte, 0, k+int(count)*len(stubBody)), count)
+			stub := binary.AppendUvarint(make([]byte, 0, k+int(count)*len(stubBody)), count)
 			for range count {
-				payload = append(payload, stubBody...)
+				stub = append(stub, stubBody...)
 			}
 			sawCode = true
+			return stub, nil
 		case 11: // data
 			var err error
-			if segs, payload, err = emptySegments(wasm[start:end]); err != nil {
-				return nil, nil, fmt.Errorf("data section: %w", err)
+			if segs, payload, err = emptySegments(payload); err != nil {
+				return nil, fmt.Errorf("data section: %w", err)
 			}
-		default:
-			payload = wasm[start:end]
 		}
-		out = append(out, id)
-		out = binary.AppendUvarint(out, uint64(len(payload)))
-		out = append(out, payload...)
-		pos = end
+		return payload, nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	if !sawCode {
 		return nil, nil, errors.New("no code section")
