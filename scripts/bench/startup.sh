@@ -2,9 +2,8 @@
 # startup.sh — issue 13's start-up numbers for one or two pybox binaries,
 # side by side with native python3.11 where there is a native equivalent:
 #
-#   1. cold first run: `pybox setup` on an empty cache folder (the compile a
-#      first run waits for): wall, user+sys CPU, peak RSS; then `pybox run
-#      -c 'print(1)'` on another empty folder (wall, as a user sees it);
+#   1. cold first run: `pybox setup` on an empty cache folder, and the
+#      compile alone (scripts/bench/cold-compile.sh): wall, CPU, peak RSS;
 #   2. `pybox mcp`: time from start to the answer of tools/list (after
 #      initialize), on an empty cache and on a warm one;
 #   3. warm `print(1)` and `import numpy` (scripts/bench/warm-start.sh).
@@ -18,7 +17,6 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 PYBOX [PYBOX2]" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "$0: needs GNU time at /usr/bin/time" >&2; exit 1; }
 COLD_ROUNDS=${COLD_ROUNDS:-1}
 NATIVE=${NATIVE:-/usr/bin/python3.11}
 "$NATIVE" -c 'import numpy' 2>/dev/null || {
@@ -63,24 +61,8 @@ print(round(ms, 1))
 PY
 }
 
-echo "== cold first run (empty cache folder each round)"
-for r in $(seq "$COLD_ROUNDS"); do
-  for i in "${!progs[@]}"; do
-    pb=${progs[$i]}
-    d=$WORK/cold-$i-$r
-    /usr/bin/time -f "%e %U %S %M" -o "$WORK/t" "$pb" setup --cache-dir "$d" >/dev/null 2>&1 \
-      || { echo "$pb setup failed" >&2; exit 1; }
-    read -r wall user sys rss < "$WORK/t"
-    d2=$WORK/coldrun-$i-$r
-    t0=$(date +%s%N)
-    PYBOX_CACHE_DIR=$d2 "$pb" run -q -c 'print(1)' >/dev/null 2>&1 || { echo "$pb run failed" >&2; exit 1; }
-    t1=$(date +%s%N)
-    printf '%-28s setup wall %6.1f s  cpu %6.1f s  peak %5d MB | first run wall %6.1f s | load %s\n' \
-      "$pb" "$wall" "$(echo "$user + $sys" | bc)" $((rss / 1024)) "$(echo "($t1 - $t0) / 1000000000" | bc -l)" \
-      "$(cut -d' ' -f1 /proc/loadavg)"
-    rm -rf "$d" "$d2"
-  done
-done
+echo "== cold first run (scripts/bench/cold-compile.sh)"
+ROUNDS=$COLD_ROUNDS SPLIT=1 bash "$ROOT/scripts/bench/cold-compile.sh" "${progs[@]}"
 
 echo "== pybox mcp: start to tools/list answer"
 for i in "${!progs[@]}"; do
