@@ -177,6 +177,16 @@ type Engine struct {
 	// for the CPU with the run that took the last one.
 	runs     int
 	runsIdle chan struct{}
+
+	// guests counts the interpreters whose guest code may still run: each
+	// served one until its pybox_serve call has returned. Close releases
+	// the runtime (memory, compiled code) only once it is zero, and closes
+	// released then.
+	guestsMu    sync.Mutex
+	guests      int
+	closing     bool
+	releaseOnce sync.Once
+	released    chan struct{}
 }
 
 // beginRun and endRun bracket a one-off run (see Engine.runs).
@@ -255,7 +265,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		rc = rc.WithCompilationCache(cache)
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, rc)
-	e := &Engine{bundle: b, rt: rt, cache: cache}
+	e := &Engine{bundle: b, rt: rt, cache: cache, released: make(chan struct{})}
 
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
 		e.Close(ctx)
@@ -384,6 +394,13 @@ func (e *Engine) CompileTime() (time.Duration, bool) { return e.compileTime, e.c
 
 // Close releases the compiled code and every instance still running. Runs in
 // progress fail.
+//
+// A guest that does not end when it is killed (it is inside a host call that
+// does not return, such as a read of a Request.Stdin that blocks) keeps its
+// memory and code: unmapping them under it would crash the whole process
+// when the call returns. Close then returns an error saying so, and the
+// engine's resources are released when the last such guest ends (Released
+// is closed then).
 func (e *Engine) Close(ctx context.Context) error {
 	if e.pool != nil {
 		close(e.poolStop)
@@ -401,6 +418,54 @@ func (e *Engine) Close(ctx context.Context) error {
 		return true
 	})
 	wg.Wait()
+	e.guestsMu.Lock()
+	already := e.closing
+	e.closing = true
+	running := e.guests
+	e.guestsMu.Unlock()
+	if already {
+		return nil
+	}
+	if running > 0 {
+		// The last guest to end releases everything (guestEnded).
+		return fmt.Errorf("close engine: %d interpreter(s) still running after being killed (stuck in a host call); the engine's memory and code are released when they end", running)
+	}
+	return e.release(ctx)
+}
+
+// Released is closed once Close has released the engine's runtime, compiled
+// code and caches: at once, or after the last interpreter that was still
+// running at Close ended.
+func (e *Engine) Released() <-chan struct{} { return e.released }
+
+// guestStarted and guestEnded bracket the life of a served guest (see
+// Engine.guests).
+func (e *Engine) guestStarted() {
+	e.guestsMu.Lock()
+	e.guests++
+	e.guestsMu.Unlock()
+}
+
+func (e *Engine) guestEnded() {
+	e.guestsMu.Lock()
+	e.guests--
+	last := e.guests == 0 && e.closing
+	e.guestsMu.Unlock()
+	if last {
+		if err := e.release(context.Background()); err != nil {
+			e.logf("release engine after its last guest ended: %v", err)
+		}
+	}
+}
+
+// release frees what the engine holds once no guest can run any more. Only
+// the first call does anything.
+func (e *Engine) release(ctx context.Context) (err error) {
+	e.releaseOnce.Do(func() { err = e.releaseNow(ctx) })
+	return err
+}
+
+func (e *Engine) releaseNow(ctx context.Context) error {
 	var errs []error
 	e.snapMu.Lock()
 	errs = append(errs, e.snap.close())
@@ -414,6 +479,7 @@ func (e *Engine) Close(ctx context.Context) error {
 	if e.userSite != nil {
 		errs = append(errs, e.userSite.Close())
 	}
+	close(e.released)
 	return errors.Join(errs...)
 }
 

@@ -208,6 +208,8 @@ func (e *Engine) boot(ctx context.Context, memLimit int64, preload []string) (*i
 // calling goroutine. It returns with the guest at rest (no wasm frame on the
 // stack), ready for serve or for a snapshot.
 func (e *Engine) startGuest(ctx context.Context, inst *instance) error {
+	e.guestStarted()
+	defer e.guestEnded()
 	if err := e.applyData(inst); err != nil {
 		return err
 	}
@@ -244,8 +246,10 @@ func (e *Engine) serve(inst *instance) error {
 		return errors.New("python.wasm has no pybox_serve: rebuild it with scripts/build-runtime.sh")
 	}
 	e.track(inst)
+	e.guestStarted()
 	callCtx := context.WithValue(context.Background(), instanceKey{}, inst)
 	go func() {
+		defer e.guestEnded()
 		res, err := fn.Call(callCtx)
 		if err == nil && len(res) == 1 && res[0] != 0 {
 			// A session's runner ends with sys.exit, a one-off's returns 0
