@@ -132,7 +132,7 @@ func TestBundledPackages(t *testing.T) {
 			"gather [0, 2, 4, 6, 8]", "sleeps overlap True", "task 42 True", "taskgroup [0, 2, 4]",
 			"timeout ok", "wait_for ok", "queue [0, 1, 2]", "event lock semaphore [0, 1, 2]",
 			"callbacks ['soon', 'threadsafe', 'later']", "to_thread 6", "run_in_executor 1024",
-			"async gen [0, 1, 2]", "contextvar main", "signal handler True", "network refused True",
+			"async gen [0, 1, 2]", "contextvar main", "signal handler term True False", "signal handler refused sig 9 cannot be caught", "network refused True",
 			"run done", "taskgroup error ['boom']", "sequential runs ok",
 			"nested asyncio.run() cannot be called from a running event loop", "new loop 8",
 			"executor map [0, 1, 4, 9, 16]", "executor submit (3, 1)", "executor error kept in its future",
@@ -156,6 +156,14 @@ func TestBundledPackages(t *testing.T) {
 			"ids 0 0 0 0 [0]", "expanduser without HOME /tmp True",
 			"chown missing FileNotFoundError", "tar extract as root hi 0 1234567890.0",
 			"chown read-only True True",
+		}},
+		{"stdlib_gaps.py", []string{
+			"tcgetattr True Inappropriate ioctl for device", "closed fd True", "setraw True",
+			"tcsetattr tcsetattr, arg 3: must be 7 element list", "constants 8 2 6 15",
+			"getpass unix_getpass", "valid_signals True True True",
+			"mock socket ('127.0.0.1', 80) True",
+			"socket getsockname True", "socket getpeername True", "socket listen True",
+			"socket setsockopt True", "socket recvfrom True", "socket sendmsg True",
 		}},
 		{"matplotlib_basics.py", []string{
 			"backend Agg", "png True True", "svg True pdf b'%PDF-'",

@@ -125,10 +125,28 @@ def _patch_socket(mod):
         raise PermissionError(_NO_NET % ("resolve", repr(host)))
     for name in ("getaddrinfo", "gethostbyname", "gethostbyname_ex", "gethostbyaddr"):
         setattr(mod, name, _resolve)
+    if not hasattr(mod, "getnameinfo"):   # absent on WASI; mocked by tests
+        def getnameinfo(sockaddr, flags):
+            raise PermissionError(_NO_NET % ("resolve", repr(sockaddr)))
+        mod.getnameinfo = getnameinfo
 
     def _create_connection(address, *a, **k):
         raise PermissionError(_NO_NET % ("connect to", repr(address)))
     mod.create_connection = _create_connection
+
+    # CPython for WASI leaves these methods out of socket.socket. No socket
+    # can be made in the sandbox, but code that checks for them, subclasses
+    # socket.socket or mocks it (Mock(spec=socket.socket), as asyncio's
+    # tests do) expects the usual API: they exist and refuse.
+    def _method(name):
+        def f(self, *a, **k):
+            raise PermissionError(_NO_NET % ("call", "socket.%s()" % name))
+        f.__name__ = f.__qualname__ = name
+        return f
+    for name in ("getsockname", "getpeername", "listen", "setsockopt", "recvfrom",
+                 "recvfrom_into", "recvmsg", "recvmsg_into", "sendmsg"):
+        if not hasattr(mod.socket, name):
+            setattr(mod.socket, name, _method(name))
 
 
 def _patch_asyncio(mod):
@@ -199,10 +217,40 @@ def _patch_asyncio(mod):
     sel._make_self_pipe = _make_self_pipe
     sel._close_self_pipe = _close_self_pipe
 
+    # asyncio's Unix loop has a signal arrive through the self-pipe (the
+    # wakeup fd). There is none here, but signal.signal works for the
+    # signals that can arrive in the sandbox: those the program raises
+    # itself (signal.raise_signal) and SIGINT, which the host trips to
+    # interrupt a run (a kill that ignores handlers stays the host's). The
+    # handler runs in the only thread, between bytecodes, and schedules the
+    # callback as the self-pipe's reader would: add_signal_handler and
+    # remove_signal_handler work, and libraries that install SIGINT/SIGTERM
+    # handlers (servers, CLIs, child watchers for SIGCHLD) start normally.
+    import errno as _errno
+    import signal as _signal
+
     def add_signal_handler(self, sig, callback, *args):
-        # As on Windows: asyncio code falls back when signals are not there.
-        raise NotImplementedError("asyncio signal handlers are not available in the pybox "
-                                  "sandbox: no signals reach it")
+        """Add a handler for a signal.  UNIX only.
+
+        Raise ValueError if the signal number is invalid or uncatchable.
+        Raise RuntimeError if there is a problem setting up the handler.
+        """
+        if mod.coroutines.iscoroutine(callback) or mod.coroutines.iscoroutinefunction(callback):
+            raise TypeError("coroutines cannot be used with add_signal_handler()")
+        self._check_signal(sig)
+        self._check_closed()
+        handle = mod.events.Handle(callback, args, self, None)
+        self._signal_handlers[sig] = handle
+
+        def handler(signum, frame):
+            self._handle_signal(signum)
+        try:
+            _signal.signal(sig, handler)
+        except OSError as exc:
+            del self._signal_handlers[sig]
+            if exc.errno == _errno.EINVAL:
+                raise RuntimeError(f"sig {sig} cannot be caught")
+            raise
     unix = getattr(mod, "unix_events", None)
     if unix is not None and hasattr(unix, "_UnixSelectorEventLoop"):
         unix._UnixSelectorEventLoop.add_signal_handler = add_signal_handler
@@ -353,6 +401,148 @@ def _patch_shutil(mod):
     mod.copystat, mod.copymode = copystat, copymode
 
 
+def _patch_signal(mod):
+    # CPython for WASI has signal.signal but no valid_signals (asyncio's
+    # signal-handler check and code that lists signals call it). No signal
+    # reaches the sandbox; the valid ones are those signal.signal accepts.
+    if not hasattr(mod, "valid_signals"):
+        def valid_signals():
+            """Return a set of valid signal numbers on this platform."""
+            return set(mod.Signals)
+        mod.valid_signals = valid_signals
+
+
+# --- termios: a module for a sandbox without terminals ----------------------
+# CPython for WASI builds no termios, so `import tty` and `import termios`
+# failed. pybox has no terminal: every descriptor answers as a file or a pipe
+# does on Linux, so tcgetattr and friends raise termios.error with ENOTTY
+# (EBADF for a descriptor that is not open), and callers fall back as they do
+# when not attached to a terminal (getpass reads the password from stdin).
+# The constants are Linux's values (x86-64 and the other common ports).
+_TERMIOS_CONSTANTS = (
+    "B0=0 B1000000=4104 B110=3 B115200=4098 B1152000=4105 B1200=9 B134=4 B150=5 B1500000=4106 "
+    "B1800=10 B19200=14 B200=6 B2000000=4107 B230400=4099 B2400=11 B2500000=4108 B300=7 "
+    "B3000000=4109 B3500000=4110 B38400=15 B4000000=4111 B460800=4100 B4800=12 B50=1 B500000=4101 "
+    "B57600=4097 B576000=4102 B600=8 B75=2 B921600=4103 B9600=13 BRKINT=2 BS0=0 BS1=8192 "
+    "BSDLY=8192 CBAUD=4111 CBAUDEX=4096 CDSUSP=25 CEOF=4 CEOL=0 CEOT=4 CERASE=127 CFLUSH=15 "
+    "CIBAUD=269418496 CINTR=3 CKILL=21 CLNEXT=22 CLOCAL=2048 CQUIT=28 CR0=0 CR1=512 CR2=1024 "
+    "CR3=1536 CRDLY=1536 CREAD=128 CRPRNT=18 CRTSCTS=2147483648 CS5=0 CS6=16 CS7=32 CS8=48 "
+    "CSIZE=48 CSTART=17 CSTOP=19 CSTOPB=64 CSUSP=26 CWERASE=23 ECHO=8 ECHOCTL=512 ECHOE=16 "
+    "ECHOK=32 ECHOKE=2048 ECHONL=64 ECHOPRT=1024 EXTA=14 EXTB=15 FF0=0 FF1=32768 FFDLY=32768 "
+    "FIOASYNC=21586 FIOCLEX=21585 FIONBIO=21537 FIONCLEX=21584 FIONREAD=21531 FLUSHO=4096 "
+    "HUPCL=1024 ICANON=2 ICRNL=256 IEXTEN=32768 IGNBRK=1 IGNCR=128 IGNPAR=4 IMAXBEL=8192 INLCR=64 "
+    "INPCK=16 IOCSIZE_MASK=1073676288 IOCSIZE_SHIFT=16 ISIG=1 ISTRIP=32 IUCLC=512 IXANY=2048 "
+    "IXOFF=4096 IXON=1024 NCC=8 NCCS=32 NL0=0 NL1=256 NLDLY=256 NOFLSH=128 N_MOUSE=2 N_PPP=3 "
+    "N_SLIP=1 N_STRIP=4 N_TTY=0 OCRNL=8 OFDEL=128 OFILL=64 OLCUC=2 ONLCR=4 ONLRET=32 ONOCR=16 "
+    "OPOST=1 PARENB=256 PARMRK=8 PARODD=512 PENDIN=16384 TAB0=0 TAB1=2048 TAB2=4096 TAB3=6144 "
+    "TABDLY=6144 TCFLSH=21515 TCGETA=21509 TCGETS=21505 TCIFLUSH=0 TCIOFF=2 TCIOFLUSH=2 TCION=3 "
+    "TCOFLUSH=1 TCOOFF=0 TCOON=1 TCSADRAIN=1 TCSAFLUSH=2 TCSANOW=0 TCSBRK=21513 TCSBRKP=21541 "
+    "TCSETA=21510 TCSETAF=21512 TCSETAW=21511 TCSETS=21506 TCSETSF=21508 TCSETSW=21507 "
+    "TCXONC=21514 TIOCCONS=21533 TIOCEXCL=21516 TIOCGETD=21540 TIOCGICOUNT=21597 "
+    "TIOCGLCKTRMIOS=21590 TIOCGPGRP=21519 TIOCGSERIAL=21534 TIOCGSOFTCAR=21529 TIOCGWINSZ=21523 "
+    "TIOCINQ=21531 TIOCLINUX=21532 TIOCMBIC=21527 TIOCMBIS=21526 TIOCMGET=21525 TIOCMIWAIT=21596 "
+    "TIOCMSET=21528 TIOCM_CAR=64 TIOCM_CD=64 TIOCM_CTS=32 TIOCM_DSR=256 TIOCM_DTR=2 TIOCM_LE=1 "
+    "TIOCM_RI=128 TIOCM_RNG=128 TIOCM_RTS=4 TIOCM_SR=16 TIOCM_ST=8 TIOCNOTTY=21538 TIOCNXCL=21517 "
+    "TIOCOUTQ=21521 TIOCPKT=21536 TIOCPKT_DATA=0 TIOCPKT_DOSTOP=32 TIOCPKT_FLUSHREAD=1 "
+    "TIOCPKT_FLUSHWRITE=2 TIOCPKT_NOSTOP=16 TIOCPKT_START=8 TIOCPKT_STOP=4 TIOCSCTTY=21518 "
+    "TIOCSERCONFIG=21587 TIOCSERGETLSR=21593 TIOCSERGETMULTI=21594 TIOCSERGSTRUCT=21592 "
+    "TIOCSERGWILD=21588 TIOCSERSETMULTI=21595 TIOCSERSWILD=21589 TIOCSER_TEMT=1 TIOCSETD=21539 "
+    "TIOCSLCKTRMIOS=21591 TIOCSPGRP=21520 TIOCSSERIAL=21535 TIOCSSOFTCAR=21530 TIOCSTI=21522 "
+    "TIOCSWINSZ=21524 TOSTOP=256 VDISCARD=13 VEOF=4 VEOL=11 VEOL2=16 VERASE=2 VINTR=0 VKILL=3 "
+    "VLNEXT=15 VMIN=6 VQUIT=1 VREPRINT=12 VSTART=8 VSTOP=9 VSUSP=10 VSWTC=7 VSWTCH=7 VT0=0 "
+    "VT1=16384 VTDLY=16384 VTIME=5 VWERASE=14 XCASE=4 XTABS=6144"
+)
+
+
+def _make_termios(module):
+    import errno
+    import os
+
+    class error(Exception):
+        pass
+    error.__module__ = "termios"
+
+    def _fd(fd):
+        if not isinstance(fd, int):
+            fileno = getattr(fd, "fileno", None)
+            if fileno is None:
+                raise TypeError("argument must be an int, or have a fileno() method.")
+            fd = fileno()
+            if not isinstance(fd, int):
+                raise TypeError("fileno() returned a non-integer")
+        if fd < 0:
+            raise ValueError("file descriptor cannot be a negative integer (%d)" % fd)
+        return fd
+
+    def _not_a_tty(fd):
+        try:
+            os.fstat(_fd(fd))
+        except OSError as e:
+            raise error(e.errno, e.strerror) from None
+        raise error(errno.ENOTTY, "Inappropriate ioctl for device")
+
+    def tcgetattr(fd):
+        """Get the tty attributes for file descriptor fd: in the pybox
+        sandbox, no descriptor is a terminal (termios.error, ENOTTY)."""
+        _not_a_tty(fd)
+
+    def tcsetattr(fd, when, attributes):
+        """Set the tty attributes for file descriptor fd: in the pybox
+        sandbox, no descriptor is a terminal (termios.error, ENOTTY)."""
+        fd = _fd(fd)
+        if not isinstance(attributes, list) or len(attributes) != 7:
+            raise TypeError("tcsetattr, arg 3: must be 7 element list")
+        _not_a_tty(fd)
+
+    def _simple(name, nargs):
+        def f(fd, *args):
+            if len(args) != nargs:
+                raise TypeError("%s expected %d arguments, got %d" % (name, nargs + 1, len(args) + 1))
+            _not_a_tty(fd)
+        f.__name__ = f.__qualname__ = name
+        f.__doc__ = "%s: in the pybox sandbox, no descriptor is a terminal (termios.error, ENOTTY)." % name
+        return f
+
+    ns = module.__dict__
+    for item in _TERMIOS_CONSTANTS.split():
+        k, v = item.split("=")
+        ns[k] = int(v)
+    ns.update(error=error, tcgetattr=tcgetattr, tcsetattr=tcsetattr,
+              tcsendbreak=_simple("tcsendbreak", 1), tcdrain=_simple("tcdrain", 0),
+              tcflush=_simple("tcflush", 1), tcflow=_simple("tcflow", 1),
+              tcgetwinsize=_simple("tcgetwinsize", 0), tcsetwinsize=_simple("tcsetwinsize", 1))
+    for f in (tcgetattr, tcsetattr):
+        f.__module__ = "termios"
+    module.__doc__ = ("termios for the pybox sandbox, which has no terminals: every call "
+                      "raises termios.error (ENOTTY, or EBADF for a closed descriptor).")
+
+
+class _ProvidedLoader:
+    """Makes a module the bundle does not have from a function here."""
+
+    def __init__(self, make):
+        self._make = make
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        self._make(module)
+
+
+class _ProvidedFinder:
+    """Provides modules CPython for WASI does not build (termios), only
+    when nothing else on sys.path has them."""
+    _modules = {"termios": _make_termios}
+
+    def find_spec(self, name, path=None, target=None):
+        make = self._modules.get(name)
+        if make is None:
+            return None
+        import importlib.machinery
+        return importlib.machinery.ModuleSpec(name, _ProvidedLoader(make), origin="pybox")
+
+
 def _patch_threading(mod):
     mod._start_new_thread = _deny_thread
 
@@ -388,7 +578,7 @@ class _PatchFinder:
                 "asyncio": _patch_asyncio, "threading": _patch_threading,
                 "concurrent.futures._base": _patch_futures_base,
                 "concurrent.futures.thread": _patch_futures_thread,
-                "shutil": _patch_shutil,
+                "shutil": _patch_shutil, "signal": _patch_signal,
                 "matplotlib.pyplot": lambda mod: _patch_pyplot(mod)}
 
     def find_spec(self, name, path=None, target=None):
@@ -411,6 +601,7 @@ class _PatchFinder:
 _patch_os()
 _patch_thread()
 sys.meta_path.insert(0, _PatchFinder())
+sys.meta_path.append(_ProvidedFinder())
 for _name, _patch in _PatchFinder._targets.items():
     if _name in sys.modules:
         _patch(sys.modules[_name])

@@ -30,6 +30,14 @@ import sys
 ASYNCIO_PKG = ("test_asyncio skips itself as a whole on WASI "
                "(support.requires_working_socket(module=True)), although pybox's asyncio runs")
 RULES = [
+    # The harness's capability skips (cpython_compat.py: the sandbox refused
+    # the capability while the test ran and the test did not handle it).
+    ("needs sockets: skipped by the harness when the test reached for one "
+     "(the sandbox refuses sockets by design)", r"^needs sockets \(refused by the pybox sandbox"),
+    ("needs subprocesses: skipped by the harness when the test started one "
+     "(the sandbox has no processes by design)", r"^needs subprocesses \(refused by the pybox sandbox"),
+    ("needs threads: skipped by the harness when the test started one "
+     "(the interpreter runs on one thread)", r"^needs threads \(refused by the pybox sandbox"),
     (ASYNCIO_PKG, r"^\[import test\.test_asyncio\] requires socket support"),
     ("waits for another thread: run_coroutine_threadsafe(...).result() inside run_in_executor, "
      "which pybox runs at once in the only thread; hung until the run's timeout, "
