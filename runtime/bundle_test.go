@@ -161,6 +161,7 @@ func TestBundledPackages(t *testing.T) {
 			"tcgetattr True Inappropriate ioctl for device", "closed fd True", "setraw True",
 			"tcsetattr tcsetattr, arg 3: must be 7 element list", "constants 8 2 6 15",
 			"getpass unix_getpass", "valid_signals True True True",
+			"kill self True None", "kill other True", "raise_signal 40 True", "raise_signal 40 handled True",
 			"mock socket ('127.0.0.1', 80) True",
 			"socket getsockname True", "socket getpeername True", "socket listen True",
 			"socket setsockopt True", "socket recvfrom True", "socket sendmsg True",

@@ -77,6 +77,25 @@ def _patch_os():
             setattr(os, name, lambda: 0)
     if not hasattr(os, "getgroups"):
         os.getgroups = lambda: [0]
+    # WASI has no os.kill. The sandbox is one process: a signal to itself
+    # (its pid, or 0: its process group) is raised in it, as natively, and
+    # any other pid does not exist.
+    if not hasattr(os, "kill"):
+        import errno as _errno
+        import operator as _operator
+
+        def kill(pid, signal, /):
+            """Kill a process with a signal."""
+            pid, signal = _operator.index(pid), _operator.index(signal)
+            if pid not in (0, os.getpid()):
+                raise ProcessLookupError(_errno.ESRCH, "No such process: the pybox sandbox "
+                                         "has no other process than this one (pid %d)"
+                                         % os.getpid())
+            if signal == 0:
+                return None
+            import signal as _signal
+            _signal.raise_signal(signal)
+        os.kill = kill
     # With a uid of 0, code takes root's paths: tarfile's extract chowns
     # every member to its owner in the archive before it sets the member's
     # mode and mtime, and shutil.chown exists. WASI has no os.chown and the
@@ -408,8 +427,30 @@ def _patch_signal(mod):
     if not hasattr(mod, "valid_signals"):
         def valid_signals():
             """Return a set of valid signal numbers on this platform."""
-            return set(mod.Signals)
+            return {mod._int_to_enum(n, mod.Signals) for n in range(1, mod.NSIG)}
         mod.valid_signals = valid_signals
+
+    # python.wasm's raise() crashes the interpreter (a wasm trap: "invalid
+    # table access") for signal 0 and for signals 32 and up that have no
+    # handler (wasi-libc knows no default action for them). Natively,
+    # signal 0 does nothing and such a signal ends the process; here it is
+    # refused instead of ending the run with a crash.
+    real_raise = mod.raise_signal
+
+    def raise_signal(signalnum, /):
+        """Send a signal to the executing process."""
+        import errno
+        import operator
+        n = operator.index(signalnum)
+        if n == 0:
+            return None
+        if 32 <= n < mod.NSIG and mod.getsignal(n) in (mod.SIG_DFL, None):
+            raise OSError(errno.EINVAL, "signal %d has no handler, and the pybox sandbox "
+                          "cannot apply its default action (end the process): install a "
+                          "handler with signal.signal first" % n)
+        return real_raise(n)
+    if getattr(real_raise, "__module__", None) != __name__:
+        mod.raise_signal = raise_signal
 
 
 # --- termios: a module for a sandbox without terminals ----------------------

@@ -34,7 +34,28 @@ print("constants", termios.ECHO, termios.TCSAFLUSH, termios.VMIN, termios.B38400
 print("getpass", getpass.getpass.__name__)
 
 valid = signal.valid_signals()
-print("valid_signals", signal.SIGINT in valid, signal.SIGTERM in valid, len(valid) == len(signal.Signals))
+print("valid_signals", signal.SIGINT in valid, signal.SIGTERM in valid, len(valid) == signal.NSIG - 1)
+
+# os.kill: the sandbox is one process. Signals to itself arrive; signal 0
+# and signals without a default action in WASI no longer crash the
+# interpreter (they did: a wasm trap).
+got = []
+signal.signal(signal.SIGUSR1, lambda signum, frame: got.append(signum))
+os.kill(os.getpid(), signal.SIGUSR1)
+os.kill(0, signal.SIGUSR1)
+print("kill self", got == [signal.SIGUSR1] * 2, os.kill(os.getpid(), 0))
+try:
+    os.kill(os.getpid() + 1, 0)
+except ProcessLookupError as e:
+    print("kill other", e.errno == errno.ESRCH)
+signal.raise_signal(0)
+try:
+    signal.raise_signal(40)
+except OSError as e:
+    print("raise_signal 40", e.errno == errno.EINVAL)
+signal.signal(40, lambda signum, frame: got.append(signum))
+signal.raise_signal(40)
+print("raise_signal 40 handled", got[-1] == 40)
 
 m = mock.Mock(spec=socket.socket)
 m.getsockname.return_value = ("127.0.0.1", 80)
