@@ -162,6 +162,7 @@ func TestBundledPackages(t *testing.T) {
 			"tcsetattr tcsetattr, arg 3: must be 7 element list", "constants 8 2 6 15",
 			"getpass unix_getpass", "valid_signals True True True",
 			"kill self True None", "kill other True", "raise_signal 40 True", "raise_signal 40 handled True",
+			"waitpid True", "wait status 3 -9 True True True", "child watcher attached True",
 			"mock socket ('127.0.0.1', 80) True",
 			"socket getsockname True", "socket getpeername True", "socket listen True",
 			"socket setsockopt True", "socket recvfrom True", "socket sendmsg True",

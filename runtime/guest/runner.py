@@ -96,6 +96,46 @@ def _patch_os():
             import signal as _signal
             _signal.raise_signal(signal)
         os.kill = kill
+    # Nor os.waitpid and friends: the sandbox starts no child process, so
+    # waiting for one fails as it does natively for a process without
+    # children (ChildProcessError, ECHILD). asyncio's child watchers poll
+    # waitpid when they attach to a loop. The status helpers decode Linux's
+    # wait status, as they do everywhere CPython has them.
+    if not hasattr(os, "waitpid"):
+        import errno as _errno
+        import operator as _operator
+
+        def _no_child():
+            raise ChildProcessError(_errno.ECHILD, "No child processes: the pybox sandbox "
+                                    "starts no processes")
+
+        def waitpid(pid, options, /):
+            """Wait for completion of a given child process."""
+            _operator.index(pid), _operator.index(options)
+            _no_child()
+
+        def wait():
+            """Wait for completion of a child process."""
+            _no_child()
+
+        def waitstatus_to_exitcode(status):
+            """Convert a wait status to an exit code."""
+            status = _operator.index(status)
+            if os.WIFEXITED(status):
+                return os.WEXITSTATUS(status)
+            if os.WIFSIGNALED(status):
+                return -os.WTERMSIG(status)
+            raise ValueError("invalid wait status: %d" % status)
+
+        os.waitpid, os.wait, os.waitstatus_to_exitcode = waitpid, wait, waitstatus_to_exitcode
+        os.WNOHANG, os.WUNTRACED, os.WCONTINUED = 1, 2, 8
+        os.WIFEXITED = lambda status: status & 0x7F == 0
+        os.WEXITSTATUS = os.WSTOPSIG = lambda status: (status >> 8) & 0xFF
+        os.WTERMSIG = lambda status: status & 0x7F
+        os.WIFSIGNALED = lambda status: status & 0x7F not in (0, 0x7F)
+        os.WIFSTOPPED = lambda status: status & 0xFF == 0x7F
+        os.WCOREDUMP = lambda status: bool(status & 0x80)
+        os.WIFCONTINUED = lambda status: status == 0xFFFF
     # With a uid of 0, code takes root's paths: tarfile's extract chowns
     # every member to its owner in the archive before it sets the member's
     # mode and mtime, and shutil.chown exists. WASI has no os.chown and the
@@ -246,7 +286,6 @@ def _patch_asyncio(mod):
     # remove_signal_handler work, and libraries that install SIGINT/SIGTERM
     # handlers (servers, CLIs, child watchers for SIGCHLD) start normally.
     import errno as _errno
-    import signal as _signal
 
     def add_signal_handler(self, sig, callback, *args):
         """Add a handler for a signal.  UNIX only.
@@ -258,15 +297,28 @@ def _patch_asyncio(mod):
             raise TypeError("coroutines cannot be used with add_signal_handler()")
         self._check_signal(sig)
         self._check_closed()
+        # The signal module as asyncio.unix_events sees it (tests mock it).
+        signal = unix.signal
+        try:
+            # This loop has no wakeup fd; as natively, this also refuses a
+            # loop outside the main thread (ValueError).
+            signal.set_wakeup_fd(-1)
+        except (ValueError, OSError) as exc:
+            raise RuntimeError(str(exc))
         handle = mod.events.Handle(callback, args, self, None)
         self._signal_handlers[sig] = handle
 
         def handler(signum, frame):
             self._handle_signal(signum)
         try:
-            _signal.signal(sig, handler)
+            signal.signal(sig, handler)
         except OSError as exc:
             del self._signal_handlers[sig]
+            if not self._signal_handlers:
+                try:
+                    signal.set_wakeup_fd(-1)
+                except (ValueError, OSError) as nexc:
+                    mod.log.logger.info("set_wakeup_fd(-1) failed: %s", nexc)
             if exc.errno == _errno.EINVAL:
                 raise RuntimeError(f"sig {sig} cannot be caught")
             raise

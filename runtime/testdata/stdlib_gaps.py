@@ -66,3 +66,18 @@ for name in ("getsockname", "getpeername", "listen", "setsockopt", "recvfrom", "
         getattr(s, name)()
     except PermissionError as e:
         print("socket", name, "network denied" in str(e))
+
+# os.waitpid and friends: no child process exists.
+try:
+    os.waitpid(-1, os.WNOHANG)
+except ChildProcessError as e:
+    print("waitpid", e.errno == errno.ECHILD)
+print("wait status", os.waitstatus_to_exitcode(3 << 8), os.waitstatus_to_exitcode(9),
+      os.WIFEXITED(0), os.WIFSIGNALED(9), os.WIFSTOPPED(0x137f))
+import asyncio
+w = asyncio.FastChildWatcher()
+loop = asyncio.new_event_loop()
+w.attach_loop(loop)
+print("child watcher attached", w._loop is loop)
+w.close()
+loop.close()
