@@ -823,6 +823,44 @@ def _patch_modes():
                 why = ""
             raise OSError(code, why or os.strerror(code), p)
 
+    # The mode given when a file or folder is created: WASI drops it, so on
+    # a host folder os.mkdir(p, 0o700) made 0o755 and os.open(p, O_CREAT,
+    # 0o600) -- tempfile.mkstemp, private files -- made 0o644, readable by
+    # everyone on the host. After the call creates the path, its bits are
+    # set to mode & ~0o022 (the sandbox's umask, WASI having none), as the
+    # kernel would have made them. Only when a mode other than the default
+    # is given, and only if the bits differ, so a plain open or mkdir costs
+    # nothing more.
+    real_mkdir, real_open = os.mkdir, os.open
+
+    def created_with(path, mode_):
+        want = mode_ & 0o7777 & ~0o022
+        m = mode(path, False)
+        if m is not None and m[0] != want and m[1]:
+            try:
+                chmod(path, want)
+            except OSError:
+                pass
+
+    def mkdir(path, mode=0o777, *, dir_fd=None):
+        real_mkdir(path, mode, dir_fd=dir_fd)
+        if dir_fd is None and mode & 0o7777 != 0o777:
+            created_with(path, mode)
+
+    def open_(path, flags, mode=0o777, *, dir_fd=None):
+        new = (flags & os.O_CREAT and mode & 0o7777 not in (0o666, 0o777) and dir_fd is None
+               and not isinstance(path, int))
+        if new:
+            try:
+                real_lstat(path)
+                new = False
+            except OSError:
+                pass
+        fd = real_open(path, flags, mode, dir_fd=dir_fd)
+        if new:
+            created_with(path, mode)
+        return fd
+
     def access(path, mode_, *, dir_fd=None, effective_ids=False, follow_symlinks=True):
         ok = real_access(path, mode_, dir_fd=dir_fd, effective_ids=effective_ids,
                          follow_symlinks=follow_symlinks)
@@ -873,7 +911,27 @@ def _patch_modes():
     plain.stat, plain.lstat = real_stat, real_lstat
     genericpath.os = posixpath.os = plain
 
-    for new, real in ((stat, real_stat), (lstat, real_lstat), (chmod, real_chmod), (access, real_access)):
+    # Natively posixpath shares the one os module: code that assigns os.X
+    # (monkeypatching os.getcwd or os.lstat, unittest.mock.patch("os.X"))
+    # changes what os.path sees. Assignments to os reach the proxy too; the
+    # runner's own stat and lstat stay the plain ones there.
+    ours = {"stat": (stat, real_stat), "lstat": (lstat, real_lstat)}
+
+    class MirroredOs(types.ModuleType):
+        def __setattr__(self, name, value):
+            super().__setattr__(name, value)
+            if name in ours and value is ours[name][0]:
+                value = ours[name][1]
+            plain.__dict__[name] = value
+
+        def __delattr__(self, name):
+            super().__delattr__(name)
+            plain.__dict__.pop(name, None)
+
+    os.__class__ = MirroredOs
+
+    for new, real in ((stat, real_stat), (lstat, real_lstat), (chmod, real_chmod), (access, real_access),
+                      (mkdir, real_mkdir), (open_, real_open)):
         new.__doc__, new.__module__ = real.__doc__, real.__module__
         new.__name__ = new.__qualname__ = real.__name__
         setattr(os, real.__name__, new)

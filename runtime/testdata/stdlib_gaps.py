@@ -81,3 +81,36 @@ w.attach_loop(loop)
 print("child watcher attached", w._loop is loop)
 w.close()
 loop.close()
+
+# os.path sees what code assigns to os (monkeypatching, mock.patch), as
+# natively, although pybox's os.path keeps its own plain stat.
+import posixpath
+with mock.patch("os.getcwd", return_value="/home/user/bar"):
+    print("patched getcwd", posixpath.abspath("x"), posixpath.relpath("/home/user/bar/baz"))
+with mock.patch("os.lstat", side_effect=FileNotFoundError):
+    print("patched lstat", os.path.lexists("/tmp/f.txt"))
+print("unpatched", os.path.lexists("/tmp/f.txt"), posixpath.abspath("x") == posixpath.join(os.getcwd(), "x"),
+      oct(os.stat("/tmp/f.txt").st_mode & 0o777) != "0o0")
+
+# The mode given at creation is kept (WASI drops it: on a host folder
+# mkdir(p, 0o700) made 0o755 and mkstemp's 0o600 files were 0o644).
+import stat
+import tempfile
+for base in ("/work", "/tmp"):
+    os.mkdir(base + "/private", 0o700)
+    os.makedirs(base + "/a/b", 0o750)
+    os.mkdir(base + "/plain")
+    fd, name = tempfile.mkstemp(dir=base)
+    os.close(fd)
+    os.close(os.open(base + "/shared.txt", os.O_CREAT | os.O_WRONLY, 0o640))
+    os.chmod(base + "/shared.txt", 0o604)
+    os.close(os.open(base + "/shared.txt", os.O_CREAT | os.O_WRONLY, 0o600))  # exists: unchanged
+    with open(base + "/plain.txt", "w"):
+        pass
+    names = ["private", "a/b", os.path.basename(name), "shared.txt"]
+    if base == "/work":
+        # Defaults on a host folder, as natively with umask 022. (/tmp's
+        # defaults are 0o700 and 0o600: wazero's, kept in memory.)
+        names += ["a", "plain", "plain.txt"]
+    bits = [oct(stat.S_IMODE(os.stat(base + "/" + p).st_mode)) for p in names]
+    print("modes", base, " ".join(bits))
