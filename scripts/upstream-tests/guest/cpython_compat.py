@@ -45,7 +45,8 @@ docs/upstream-tests.md, issue 14):
   requires_subprocess() and requires_working_threading() decorators would
   have, had the test been marked. Any other failure is still a failure.
   OPTIONS "capability-skips-off" turns this off.
-  ("module-socket-check-off", the earlier name of the first, is accepted.)
+  ("module-socket-check-off", which lifted the check before it was the
+  default, is accepted and changes nothing.)
 
 If RESULTS already has lines (an earlier run of this module died: a wasm
 trap, a timeout), the test that started and never finished is recorded as
@@ -168,11 +169,12 @@ REFUSALS = [
 
 class CapabilitySkips:
     """Wraps the entry points through which a test reaches for sockets,
-    processes or threads. While active (the module's
-    tests and fixtures are running), the sandbox's refusal raised there is
-    re-raised as an exception that is the same kind of error and also a
-    unittest.SkipTest. Only the refusal's own exception, raised by the
-    entry point itself, is turned into a skip; anything else passes through.
+    processes or threads. While active (the module's tests and fixtures are
+    running), a refusal of pybox's that comes out of one of them (a
+    PermissionError or RuntimeError whose message starts as in REFUSALS) is
+    re-raised as an exception that is the same kind of error, with the same
+    message, and also a unittest.SkipTest. Anything else passes through
+    unchanged.
     """
 
     def __init__(self):
