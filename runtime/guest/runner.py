@@ -77,6 +77,65 @@ def _patch_os():
             setattr(os, name, lambda: 0)
     if not hasattr(os, "getgroups"):
         os.getgroups = lambda: [0]
+    # WASI has no os.kill. The sandbox is one process: a signal to itself
+    # (its pid, or 0: its process group) is raised in it, as natively, and
+    # any other pid does not exist.
+    if not hasattr(os, "kill"):
+        import errno as _errno
+        import operator as _operator
+
+        def kill(pid, signal, /):
+            """Kill a process with a signal."""
+            pid, signal = _operator.index(pid), _operator.index(signal)
+            if pid not in (0, os.getpid()):
+                raise ProcessLookupError(_errno.ESRCH, "No such process: the pybox sandbox "
+                                         "has no other process than this one (pid %d)"
+                                         % os.getpid())
+            if signal == 0:
+                return None
+            import signal as _signal
+            _signal.raise_signal(signal)
+        os.kill = kill
+    # Nor os.waitpid and friends: the sandbox starts no child process, so
+    # waiting for one fails as it does natively for a process without
+    # children (ChildProcessError, ECHILD). asyncio's child watchers poll
+    # waitpid when they attach to a loop. The status helpers decode Linux's
+    # wait status, as they do everywhere CPython has them.
+    if not hasattr(os, "waitpid"):
+        import errno as _errno
+        import operator as _operator
+
+        def _no_child():
+            raise ChildProcessError(_errno.ECHILD, "No child processes: the pybox sandbox "
+                                    "starts no processes")
+
+        def waitpid(pid, options, /):
+            """Wait for completion of a given child process."""
+            _operator.index(pid), _operator.index(options)
+            _no_child()
+
+        def wait():
+            """Wait for completion of a child process."""
+            _no_child()
+
+        def waitstatus_to_exitcode(status):
+            """Convert a wait status to an exit code."""
+            status = _operator.index(status)
+            if os.WIFEXITED(status):
+                return os.WEXITSTATUS(status)
+            if os.WIFSIGNALED(status):
+                return -os.WTERMSIG(status)
+            raise ValueError("invalid wait status: %d" % status)
+
+        os.waitpid, os.wait, os.waitstatus_to_exitcode = waitpid, wait, waitstatus_to_exitcode
+        os.WNOHANG, os.WUNTRACED, os.WCONTINUED = 1, 2, 8
+        os.WIFEXITED = lambda status: status & 0x7F == 0
+        os.WEXITSTATUS = os.WSTOPSIG = lambda status: (status >> 8) & 0xFF
+        os.WTERMSIG = lambda status: status & 0x7F
+        os.WIFSIGNALED = lambda status: status & 0x7F not in (0, 0x7F)
+        os.WIFSTOPPED = lambda status: status & 0xFF == 0x7F
+        os.WCOREDUMP = lambda status: bool(status & 0x80)
+        os.WIFCONTINUED = lambda status: status == 0xFFFF
     # With a uid of 0, code takes root's paths: tarfile's extract chowns
     # every member to its owner in the archive before it sets the member's
     # mode and mtime, and shutil.chown exists. WASI has no os.chown and the
@@ -125,10 +184,28 @@ def _patch_socket(mod):
         raise PermissionError(_NO_NET % ("resolve", repr(host)))
     for name in ("getaddrinfo", "gethostbyname", "gethostbyname_ex", "gethostbyaddr"):
         setattr(mod, name, _resolve)
+    if not hasattr(mod, "getnameinfo"):   # absent on WASI; mocked by tests
+        def getnameinfo(sockaddr, flags):
+            raise PermissionError(_NO_NET % ("resolve", repr(sockaddr)))
+        mod.getnameinfo = getnameinfo
 
     def _create_connection(address, *a, **k):
         raise PermissionError(_NO_NET % ("connect to", repr(address)))
     mod.create_connection = _create_connection
+
+    # CPython for WASI leaves these methods out of socket.socket. No socket
+    # can be made in the sandbox, but code that checks for them, subclasses
+    # socket.socket or mocks it (Mock(spec=socket.socket), as asyncio's
+    # tests do) expects the usual API: they exist and refuse.
+    def _method(name):
+        def f(self, *a, **k):
+            raise PermissionError(_NO_NET % ("call", "socket.%s()" % name))
+        f.__name__ = f.__qualname__ = name
+        return f
+    for name in ("getsockname", "getpeername", "listen", "setsockopt", "recvfrom",
+                 "recvfrom_into", "recvmsg", "recvmsg_into", "sendmsg"):
+        if not hasattr(mod.socket, name):
+            setattr(mod.socket, name, _method(name))
 
 
 def _patch_asyncio(mod):
@@ -199,10 +276,52 @@ def _patch_asyncio(mod):
     sel._make_self_pipe = _make_self_pipe
     sel._close_self_pipe = _close_self_pipe
 
+    # asyncio's Unix loop has a signal arrive through the self-pipe (the
+    # wakeup fd). There is none here, but signal.signal works for the
+    # signals that can arrive in the sandbox: those the program raises
+    # itself (signal.raise_signal) and SIGINT, which the host trips to
+    # interrupt a run (a kill that ignores handlers stays the host's). The
+    # handler runs in the only thread, between bytecodes, and schedules the
+    # callback as the self-pipe's reader would: add_signal_handler and
+    # remove_signal_handler work, and libraries that install SIGINT/SIGTERM
+    # handlers (servers, CLIs, child watchers for SIGCHLD) start normally.
+    import errno as _errno
+
     def add_signal_handler(self, sig, callback, *args):
-        # As on Windows: asyncio code falls back when signals are not there.
-        raise NotImplementedError("asyncio signal handlers are not available in the pybox "
-                                  "sandbox: no signals reach it")
+        """Add a handler for a signal.  UNIX only.
+
+        Raise ValueError if the signal number is invalid or uncatchable.
+        Raise RuntimeError if there is a problem setting up the handler.
+        """
+        if mod.coroutines.iscoroutine(callback) or mod.coroutines.iscoroutinefunction(callback):
+            raise TypeError("coroutines cannot be used with add_signal_handler()")
+        self._check_signal(sig)
+        self._check_closed()
+        # The signal module as asyncio.unix_events sees it (tests mock it).
+        signal = unix.signal
+        try:
+            # This loop has no wakeup fd; as natively, this also refuses a
+            # loop outside the main thread (ValueError).
+            signal.set_wakeup_fd(-1)
+        except (ValueError, OSError) as exc:
+            raise RuntimeError(str(exc))
+        handle = mod.events.Handle(callback, args, self, None)
+        self._signal_handlers[sig] = handle
+
+        def handler(signum, frame):
+            self._handle_signal(signum)
+        try:
+            signal.signal(sig, handler)
+        except OSError as exc:
+            del self._signal_handlers[sig]
+            if not self._signal_handlers:
+                try:
+                    signal.set_wakeup_fd(-1)
+                except (ValueError, OSError) as nexc:
+                    mod.log.logger.info("set_wakeup_fd(-1) failed: %s", nexc)
+            if exc.errno == _errno.EINVAL:
+                raise RuntimeError(f"sig {sig} cannot be caught")
+            raise
     unix = getattr(mod, "unix_events", None)
     if unix is not None and hasattr(unix, "_UnixSelectorEventLoop"):
         unix._UnixSelectorEventLoop.add_signal_handler = add_signal_handler
@@ -353,6 +472,170 @@ def _patch_shutil(mod):
     mod.copystat, mod.copymode = copystat, copymode
 
 
+def _patch_signal(mod):
+    # CPython for WASI has signal.signal but no valid_signals (asyncio's
+    # signal-handler check and code that lists signals call it). No signal
+    # reaches the sandbox; the valid ones are those signal.signal accepts.
+    if not hasattr(mod, "valid_signals"):
+        def valid_signals():
+            """Return a set of valid signal numbers on this platform."""
+            return {mod._int_to_enum(n, mod.Signals) for n in range(1, mod.NSIG)}
+        mod.valid_signals = valid_signals
+
+    # python.wasm's raise() crashes the interpreter (a wasm trap: "invalid
+    # table access") for signal 0 and for signals 32 and up that have no
+    # handler (wasi-libc knows no default action for them). Natively,
+    # signal 0 does nothing and such a signal ends the process; here it is
+    # refused instead of ending the run with a crash.
+    real_raise = mod.raise_signal
+
+    def raise_signal(signalnum, /):
+        """Send a signal to the executing process."""
+        import errno
+        import operator
+        n = operator.index(signalnum)
+        if n == 0:
+            return None
+        if 32 <= n < mod.NSIG and mod.getsignal(n) in (mod.SIG_DFL, None):
+            raise OSError(errno.EINVAL, "signal %d has no handler, and the pybox sandbox "
+                          "cannot apply its default action (end the process): install a "
+                          "handler with signal.signal first" % n)
+        return real_raise(n)
+    if getattr(real_raise, "__module__", None) != __name__:
+        mod.raise_signal = raise_signal
+
+
+# --- termios: a module for a sandbox without terminals ----------------------
+# CPython for WASI builds no termios, so `import tty` and `import termios`
+# failed. pybox has no terminal: every descriptor answers as a file or a pipe
+# does on Linux, so tcgetattr and friends raise termios.error with ENOTTY
+# (EBADF for a descriptor that is not open), and callers fall back as they do
+# when not attached to a terminal (getpass reads the password from stdin).
+# The constants are Linux's values (x86-64 and the other common ports).
+_TERMIOS_CONSTANTS = (
+    "B0=0 B1000000=4104 B110=3 B115200=4098 B1152000=4105 B1200=9 B134=4 B150=5 B1500000=4106 "
+    "B1800=10 B19200=14 B200=6 B2000000=4107 B230400=4099 B2400=11 B2500000=4108 B300=7 "
+    "B3000000=4109 B3500000=4110 B38400=15 B4000000=4111 B460800=4100 B4800=12 B50=1 B500000=4101 "
+    "B57600=4097 B576000=4102 B600=8 B75=2 B921600=4103 B9600=13 BRKINT=2 BS0=0 BS1=8192 "
+    "BSDLY=8192 CBAUD=4111 CBAUDEX=4096 CDSUSP=25 CEOF=4 CEOL=0 CEOT=4 CERASE=127 CFLUSH=15 "
+    "CIBAUD=269418496 CINTR=3 CKILL=21 CLNEXT=22 CLOCAL=2048 CQUIT=28 CR0=0 CR1=512 CR2=1024 "
+    "CR3=1536 CRDLY=1536 CREAD=128 CRPRNT=18 CRTSCTS=2147483648 CS5=0 CS6=16 CS7=32 CS8=48 "
+    "CSIZE=48 CSTART=17 CSTOP=19 CSTOPB=64 CSUSP=26 CWERASE=23 ECHO=8 ECHOCTL=512 ECHOE=16 "
+    "ECHOK=32 ECHOKE=2048 ECHONL=64 ECHOPRT=1024 EXTA=14 EXTB=15 FF0=0 FF1=32768 FFDLY=32768 "
+    "FIOASYNC=21586 FIOCLEX=21585 FIONBIO=21537 FIONCLEX=21584 FIONREAD=21531 FLUSHO=4096 "
+    "HUPCL=1024 ICANON=2 ICRNL=256 IEXTEN=32768 IGNBRK=1 IGNCR=128 IGNPAR=4 IMAXBEL=8192 INLCR=64 "
+    "INPCK=16 IOCSIZE_MASK=1073676288 IOCSIZE_SHIFT=16 ISIG=1 ISTRIP=32 IUCLC=512 IXANY=2048 "
+    "IXOFF=4096 IXON=1024 NCC=8 NCCS=32 NL0=0 NL1=256 NLDLY=256 NOFLSH=128 N_MOUSE=2 N_PPP=3 "
+    "N_SLIP=1 N_STRIP=4 N_TTY=0 OCRNL=8 OFDEL=128 OFILL=64 OLCUC=2 ONLCR=4 ONLRET=32 ONOCR=16 "
+    "OPOST=1 PARENB=256 PARMRK=8 PARODD=512 PENDIN=16384 TAB0=0 TAB1=2048 TAB2=4096 TAB3=6144 "
+    "TABDLY=6144 TCFLSH=21515 TCGETA=21509 TCGETS=21505 TCIFLUSH=0 TCIOFF=2 TCIOFLUSH=2 TCION=3 "
+    "TCOFLUSH=1 TCOOFF=0 TCOON=1 TCSADRAIN=1 TCSAFLUSH=2 TCSANOW=0 TCSBRK=21513 TCSBRKP=21541 "
+    "TCSETA=21510 TCSETAF=21512 TCSETAW=21511 TCSETS=21506 TCSETSF=21508 TCSETSW=21507 "
+    "TCXONC=21514 TIOCCONS=21533 TIOCEXCL=21516 TIOCGETD=21540 TIOCGICOUNT=21597 "
+    "TIOCGLCKTRMIOS=21590 TIOCGPGRP=21519 TIOCGSERIAL=21534 TIOCGSOFTCAR=21529 TIOCGWINSZ=21523 "
+    "TIOCINQ=21531 TIOCLINUX=21532 TIOCMBIC=21527 TIOCMBIS=21526 TIOCMGET=21525 TIOCMIWAIT=21596 "
+    "TIOCMSET=21528 TIOCM_CAR=64 TIOCM_CD=64 TIOCM_CTS=32 TIOCM_DSR=256 TIOCM_DTR=2 TIOCM_LE=1 "
+    "TIOCM_RI=128 TIOCM_RNG=128 TIOCM_RTS=4 TIOCM_SR=16 TIOCM_ST=8 TIOCNOTTY=21538 TIOCNXCL=21517 "
+    "TIOCOUTQ=21521 TIOCPKT=21536 TIOCPKT_DATA=0 TIOCPKT_DOSTOP=32 TIOCPKT_FLUSHREAD=1 "
+    "TIOCPKT_FLUSHWRITE=2 TIOCPKT_NOSTOP=16 TIOCPKT_START=8 TIOCPKT_STOP=4 TIOCSCTTY=21518 "
+    "TIOCSERCONFIG=21587 TIOCSERGETLSR=21593 TIOCSERGETMULTI=21594 TIOCSERGSTRUCT=21592 "
+    "TIOCSERGWILD=21588 TIOCSERSETMULTI=21595 TIOCSERSWILD=21589 TIOCSER_TEMT=1 TIOCSETD=21539 "
+    "TIOCSLCKTRMIOS=21591 TIOCSPGRP=21520 TIOCSSERIAL=21535 TIOCSSOFTCAR=21530 TIOCSTI=21522 "
+    "TIOCSWINSZ=21524 TOSTOP=256 VDISCARD=13 VEOF=4 VEOL=11 VEOL2=16 VERASE=2 VINTR=0 VKILL=3 "
+    "VLNEXT=15 VMIN=6 VQUIT=1 VREPRINT=12 VSTART=8 VSTOP=9 VSUSP=10 VSWTC=7 VSWTCH=7 VT0=0 "
+    "VT1=16384 VTDLY=16384 VTIME=5 VWERASE=14 XCASE=4 XTABS=6144"
+)
+
+
+def _make_termios(module):
+    import errno
+    import os
+
+    class error(Exception):
+        pass
+    error.__module__ = "termios"
+
+    def _fd(fd):
+        if not isinstance(fd, int):
+            fileno = getattr(fd, "fileno", None)
+            if fileno is None:
+                raise TypeError("argument must be an int, or have a fileno() method.")
+            fd = fileno()
+            if not isinstance(fd, int):
+                raise TypeError("fileno() returned a non-integer")
+        if fd < 0:
+            raise ValueError("file descriptor cannot be a negative integer (%d)" % fd)
+        return fd
+
+    def _not_a_tty(fd):
+        try:
+            os.fstat(_fd(fd))
+        except OSError as e:
+            raise error(e.errno, e.strerror) from None
+        raise error(errno.ENOTTY, "Inappropriate ioctl for device")
+
+    def tcgetattr(fd):
+        """Get the tty attributes for file descriptor fd: in the pybox
+        sandbox, no descriptor is a terminal (termios.error, ENOTTY)."""
+        _not_a_tty(fd)
+
+    def tcsetattr(fd, when, attributes):
+        """Set the tty attributes for file descriptor fd: in the pybox
+        sandbox, no descriptor is a terminal (termios.error, ENOTTY)."""
+        fd = _fd(fd)
+        if not isinstance(attributes, list) or len(attributes) != 7:
+            raise TypeError("tcsetattr, arg 3: must be 7 element list")
+        _not_a_tty(fd)
+
+    def _simple(name, nargs):
+        def f(fd, *args):
+            if len(args) != nargs:
+                raise TypeError("%s expected %d arguments, got %d" % (name, nargs + 1, len(args) + 1))
+            _not_a_tty(fd)
+        f.__name__ = f.__qualname__ = name
+        f.__doc__ = "%s: in the pybox sandbox, no descriptor is a terminal (termios.error, ENOTTY)." % name
+        return f
+
+    ns = module.__dict__
+    for item in _TERMIOS_CONSTANTS.split():
+        k, v = item.split("=")
+        ns[k] = int(v)
+    ns.update(error=error, tcgetattr=tcgetattr, tcsetattr=tcsetattr,
+              tcsendbreak=_simple("tcsendbreak", 1), tcdrain=_simple("tcdrain", 0),
+              tcflush=_simple("tcflush", 1), tcflow=_simple("tcflow", 1),
+              tcgetwinsize=_simple("tcgetwinsize", 0), tcsetwinsize=_simple("tcsetwinsize", 1))
+    for f in (tcgetattr, tcsetattr):
+        f.__module__ = "termios"
+    module.__doc__ = ("termios for the pybox sandbox, which has no terminals: every call "
+                      "raises termios.error (ENOTTY, or EBADF for a closed descriptor).")
+
+
+class _ProvidedLoader:
+    """Makes a module the bundle does not have from a function here."""
+
+    def __init__(self, make):
+        self._make = make
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        self._make(module)
+
+
+class _ProvidedFinder:
+    """Provides modules CPython for WASI does not build (termios), only
+    when nothing else on sys.path has them."""
+    _modules = {"termios": _make_termios}
+
+    def find_spec(self, name, path=None, target=None):
+        make = self._modules.get(name)
+        if make is None:
+            return None
+        import importlib.machinery
+        return importlib.machinery.ModuleSpec(name, _ProvidedLoader(make), origin="pybox")
+
+
 def _patch_threading(mod):
     mod._start_new_thread = _deny_thread
 
@@ -388,7 +671,7 @@ class _PatchFinder:
                 "asyncio": _patch_asyncio, "threading": _patch_threading,
                 "concurrent.futures._base": _patch_futures_base,
                 "concurrent.futures.thread": _patch_futures_thread,
-                "shutil": _patch_shutil,
+                "shutil": _patch_shutil, "signal": _patch_signal,
                 "matplotlib.pyplot": lambda mod: _patch_pyplot(mod)}
 
     def find_spec(self, name, path=None, target=None):
@@ -411,6 +694,7 @@ class _PatchFinder:
 _patch_os()
 _patch_thread()
 sys.meta_path.insert(0, _PatchFinder())
+sys.meta_path.append(_ProvidedFinder())
 for _name, _patch in _PatchFinder._targets.items():
     if _name in sys.modules:
         _patch(sys.modules[_name])
@@ -539,6 +823,44 @@ def _patch_modes():
                 why = ""
             raise OSError(code, why or os.strerror(code), p)
 
+    # The mode given when a file or folder is created: WASI drops it, so on
+    # a host folder os.mkdir(p, 0o700) made 0o755 and os.open(p, O_CREAT,
+    # 0o600) -- tempfile.mkstemp, private files -- made 0o644, readable by
+    # everyone on the host. After the call creates the path, its bits are
+    # set to mode & ~0o022 (the sandbox's umask, WASI having none), as the
+    # kernel would have made them. Only when a mode other than the default
+    # is given, and only if the bits differ, so a plain open or mkdir costs
+    # nothing more.
+    real_mkdir, real_open = os.mkdir, os.open
+
+    def created_with(path, mode_):
+        want = mode_ & 0o7777 & ~0o022
+        m = mode(path, False)
+        if m is not None and m[0] != want and m[1]:
+            try:
+                chmod(path, want)
+            except OSError:
+                pass
+
+    def mkdir(path, mode=0o777, *, dir_fd=None):
+        real_mkdir(path, mode, dir_fd=dir_fd)
+        if dir_fd is None and mode & 0o7777 != 0o777:
+            created_with(path, mode)
+
+    def open_(path, flags, mode=0o777, *, dir_fd=None):
+        new = (flags & os.O_CREAT and mode & 0o7777 not in (0o666, 0o777) and dir_fd is None
+               and not isinstance(path, int))
+        if new:
+            try:
+                real_lstat(path)
+                new = False
+            except OSError:
+                pass
+        fd = real_open(path, flags, mode, dir_fd=dir_fd)
+        if new:
+            created_with(path, mode)
+        return fd
+
     def access(path, mode_, *, dir_fd=None, effective_ids=False, follow_symlinks=True):
         ok = real_access(path, mode_, dir_fd=dir_fd, effective_ids=effective_ids,
                          follow_symlinks=follow_symlinks)
@@ -589,7 +911,27 @@ def _patch_modes():
     plain.stat, plain.lstat = real_stat, real_lstat
     genericpath.os = posixpath.os = plain
 
-    for new, real in ((stat, real_stat), (lstat, real_lstat), (chmod, real_chmod), (access, real_access)):
+    # Natively posixpath shares the one os module: code that assigns os.X
+    # (monkeypatching os.getcwd or os.lstat, unittest.mock.patch("os.X"))
+    # changes what os.path sees. Assignments to os reach the proxy too; the
+    # runner's own stat and lstat stay the plain ones there.
+    ours = {"stat": (stat, real_stat), "lstat": (lstat, real_lstat)}
+
+    class MirroredOs(types.ModuleType):
+        def __setattr__(self, name, value):
+            super().__setattr__(name, value)
+            if name in ours and value is ours[name][0]:
+                value = ours[name][1]
+            plain.__dict__[name] = value
+
+        def __delattr__(self, name):
+            super().__delattr__(name)
+            plain.__dict__.pop(name, None)
+
+    os.__class__ = MirroredOs
+
+    for new, real in ((stat, real_stat), (lstat, real_lstat), (chmod, real_chmod), (access, real_access),
+                      (mkdir, real_mkdir), (open_, real_open)):
         new.__doc__, new.__module__ = real.__doc__, real.__module__
         new.__name__ = new.__qualname__ = real.__name__
         setattr(os, real.__name__, new)

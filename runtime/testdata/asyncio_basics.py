@@ -2,6 +2,7 @@
 # thread, no socket pair), timers sleep in the host, the default executor
 # and ThreadPoolExecutor run work at once in the only thread.
 import asyncio
+import signal
 import concurrent.futures
 import contextvars
 import time
@@ -91,10 +92,17 @@ async def main():
     var.set("main")
     print("contextvar", await asyncio.create_task(see()))
 
+    # Signal handlers: a signal the program raises itself reaches the loop's
+    # callback, as natively; uncatchable signals are refused as natively.
+    got = loop.create_future()
+    loop.add_signal_handler(signal.SIGTERM, got.set_result, "term")
+    signal.raise_signal(signal.SIGTERM)
+    print("signal handler", await asyncio.wait_for(got, 5), loop.remove_signal_handler(signal.SIGTERM),
+          loop.remove_signal_handler(signal.SIGTERM))
     try:
-        loop.add_signal_handler(2, print)
-    except NotImplementedError as e:
-        print("signal handler", "no signals" in str(e))
+        loop.add_signal_handler(signal.SIGKILL, print)
+    except RuntimeError as e:
+        print("signal handler refused", e)
     try:
         await asyncio.open_connection("example.com", 80)
     except PermissionError as e:

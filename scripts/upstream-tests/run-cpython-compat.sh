@@ -32,9 +32,12 @@
 # (default /usr/bin/python3.11), MODULE_TIMEOUT (default 20m, per run of one
 # module), MEMORY (default 2GiB), RESTARTS (default 5), SIDES (default
 # "native pybox"), KEEP=1 keeps earlier result files (default: start afresh),
-# RESULTS (default $WORK/compat), OPTIONS (passed to cpython_compat.py, e.g.
-# module-socket-check-off: run test_asyncio's tests although the package
-# skips itself as a whole on WASI; see docs/upstream-tests.md).
+# RESULTS (default $WORK/compat), OPTIONS (passed to cpython_compat.py:
+# module-socket-check-on keeps CPython's package-level check with which
+# test_asyncio skips itself as a whole on WASI; capability-skips-off turns
+# off the "needs sockets/subprocesses/threads" skips; both
+# deviations are on by default and explained in cpython_compat.py and
+# docs/upstream-tests.md).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
