@@ -2,6 +2,7 @@ package fsbridge
 
 import (
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"io/fs"
 	"os"
@@ -148,7 +149,9 @@ func (b *rootBackend) statT(_ string, fi fs.FileInfo) wsys.Stat_t { return wsys.
 //
 // File content is not kept in MemMapFs but in memData (sparse chunks),
 // keyed by MemMapFs's per-file record, which a rename keeps; acct counts
-// the bytes all content holds.
+// the bytes all content holds. A hard link is a second record sharing the
+// first one's memData, which keeps the names' mode and times equal and
+// gives them one inode number.
 type memBackend struct {
 	fs  *afero.MemMapFs
 	dev uint64
@@ -156,13 +159,11 @@ type memBackend struct {
 	acct    memAccount
 	mu      sync.Mutex
 	content map[*mem.FileData]*memData
-	// atimes holds access times set by utime, per file record (MemMapFs
-	// keeps one time only); a file without one reports its mtime.
-	atimes map[*mem.FileData]time.Time
+	lastIno uint64
 }
 
 func newMemBackend(id string) *memBackend {
-	return &memBackend{fs: afero.NewMemMapFs().(*afero.MemMapFs), dev: hash64("dev:" + id), content: map[*mem.FileData]*memData{}, atimes: map[*mem.FileData]time.Time{}}
+	return &memBackend{fs: afero.NewMemMapFs().(*afero.MemMapFs), dev: hash64("dev:" + id), content: map[*mem.FileData]*memData{}}
 }
 
 // memRecord is the MemMapFs record behind fi, if fi is one of memBackend's.
@@ -176,13 +177,25 @@ func memRecord(fi fs.FileInfo) *mem.FileData {
 	return nil
 }
 
+// contentOf is the content behind fi, or nil (a folder, or a file never
+// opened).
+func (b *memBackend) contentOf(fi fs.FileInfo) *memData {
+	meta := memRecord(fi)
+	if meta == nil {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.content[meta]
+}
+
 // atime is the access time of the file fi describes.
 func (b *memBackend) atime(fi fs.FileInfo) time.Time {
-	if meta := memRecord(fi); meta != nil {
-		b.mu.Lock()
-		t, ok := b.atimes[meta]
-		b.mu.Unlock()
-		if ok {
+	if d := b.contentOf(fi); d != nil {
+		d.mu.Lock()
+		t := d.atime
+		d.mu.Unlock()
+		if !t.IsZero() {
 			return t
 		}
 	}
@@ -196,7 +209,11 @@ func (b *memBackend) dataOf(meta *mem.FileData) *memData {
 	defer b.mu.Unlock()
 	d := b.content[meta]
 	if d == nil {
-		d = newMemData(&b.acct)
+		b.lastIno++
+		// Folders are numbered by a hash of their path (statT); a file's
+		// number is its own, kept across renames and shared by its links.
+		d = newMemData(&b.acct, hash64(fmt.Sprintf("ino:%d", b.lastIno)))
+		d.names = []*mem.FileData{meta}
 		b.content[meta] = d
 	}
 	return d
@@ -218,8 +235,8 @@ func (b *memBackend) withSize(fi fs.FileInfo) fs.FileInfo {
 	return memInfo{FileInfo: fi, size: size}
 }
 
-// unlinked drops the content of a file no longer named: at once, or when
-// its last open handle closes.
+// unlinked drops a name of a file: its content goes with the last name, at
+// once, or when its last open handle closes.
 func (b *memBackend) unlinked(fi fs.FileInfo) {
 	mi, ok := fi.(*mem.FileInfo)
 	if !ok {
@@ -228,12 +245,22 @@ func (b *memBackend) unlinked(fi fs.FileInfo) {
 	b.mu.Lock()
 	d := b.content[mi.FileData]
 	delete(b.content, mi.FileData)
-	delete(b.atimes, mi.FileData)
 	b.mu.Unlock()
 	if d == nil {
 		return
 	}
 	d.mu.Lock()
+	names := d.names[:0]
+	for _, n := range d.names {
+		if n != mi.FileData {
+			names = append(names, n)
+		}
+	}
+	d.names = names
+	if len(names) > 0 {
+		d.mu.Unlock()
+		return
+	}
 	d.unlinked = true
 	idle := d.open == 0
 	d.mu.Unlock()
@@ -367,6 +394,11 @@ func (b *memBackend) rename(from, to string) error {
 		return pathErr("rename", from, syscall.EINVAL)
 	}
 	if dst, err := b.fs.Stat(memName(to)); err == nil {
+		// Two names of one file (hard links): rename does nothing, as
+		// POSIX says.
+		if d := b.contentOf(src); d != nil && d == b.contentOf(dst) {
+			return nil
+		}
 		switch {
 		case src.IsDir() && !dst.IsDir():
 			return pathErr("rename", to, syscall.ENOTDIR)
@@ -381,7 +413,20 @@ func (b *memBackend) rename(from, to string) error {
 }
 
 func (b *memBackend) chmod(name string, mode fs.FileMode) error {
-	return b.fs.Chmod(memName(name), mode)
+	if err := b.fs.Chmod(memName(name), mode); err != nil {
+		return err
+	}
+	// Every name of the file has the mode (hard links).
+	if fi, err := b.fs.Stat(memName(name)); err == nil {
+		if d := b.contentOf(fi); d != nil {
+			d.mu.Lock()
+			for _, n := range d.names {
+				mem.SetMode(n, fi.Mode())
+			}
+			d.mu.Unlock()
+		}
+	}
+	return nil
 }
 
 func (b *memBackend) chtimes(name string, atime, mtime time.Time) error {
@@ -396,16 +441,61 @@ func (b *memBackend) chtimes(name string, atime, mtime time.Time) error {
 	if atime.IsZero() {
 		atime = b.atime(fi)
 	}
-	if meta := memRecord(fi); meta != nil {
-		b.mu.Lock()
-		b.atimes[meta] = atime
-		b.mu.Unlock()
+	d := b.contentOf(fi)
+	if d == nil {
+		return b.fs.Chtimes(memName(name), atime, mtime)
 	}
-	return b.fs.Chtimes(memName(name), atime, mtime)
+	d.mu.Lock()
+	d.atime = atime
+	d.mu.Unlock()
+	d.setModTime(mtime)
+	return nil
 }
 
 func (b *memBackend) symlink(string, string) error { return syscall.ENOTSUP }
-func (b *memBackend) link(string, string) error    { return syscall.ENOTSUP }
+
+// link gives the file from a second name, to: a record of its own in the
+// tree that shares from's content, mode and times.
+func (b *memBackend) link(from, to string) error {
+	src, err := b.fs.Stat(memName(from))
+	if err != nil {
+		return pathErr("link", from, syscall.ENOENT)
+	}
+	if src.IsDir() {
+		return pathErr("link", from, syscall.EPERM) // as Linux: no links to folders
+	}
+	if _, err := b.fs.Stat(memName(to)); err == nil {
+		return pathErr("link", to, syscall.EEXIST)
+	}
+	if err := b.parentDir("link", to); err != nil {
+		return err
+	}
+	meta := memRecord(src)
+	if meta == nil {
+		return pathErr("link", from, syscall.EIO)
+	}
+	d := b.dataOf(meta)
+	f, err := b.fs.OpenFile(memName(to), os.O_CREATE|os.O_EXCL|os.O_WRONLY, src.Mode().Perm())
+	if err != nil {
+		return err
+	}
+	mf, ok := f.(*mem.File)
+	if !ok {
+		return pathErr("link", to, syscall.EIO)
+	}
+	// The handle is dropped, not closed (see open).
+	rec := mf.Data()
+	d.mu.Lock()
+	mem.SetMode(rec, src.Mode())
+	mem.SetModTime(rec, src.ModTime())
+	d.names = append(d.names, rec)
+	d.mu.Unlock()
+	b.mu.Lock()
+	b.content[rec] = d
+	b.mu.Unlock()
+	return nil
+}
+
 func (b *memBackend) readlink(name string) (string, error) {
 	if _, err := b.fs.Stat(memName(name)); err != nil {
 		return "", err
@@ -444,6 +534,9 @@ func (b *memBackend) statT(name string, fi fs.FileInfo) wsys.Stat_t {
 	st.Atim = b.atime(fi).UnixNano()
 	if fi.IsDir() {
 		st.Nlink = 2
+	} else if d := b.contentOf(fi); d != nil {
+		st.Ino = d.ino
+		st.Nlink = uint64(max(d.nlink(), 1))
 	}
 	return st
 }
@@ -453,10 +546,13 @@ func (b *memBackend) close() error {
 	b.mu.Lock()
 	all := b.content
 	b.content = map[*mem.FileData]*memData{}
-	b.atimes = map[*mem.FileData]time.Time{}
 	b.mu.Unlock()
+	freed := map[*memData]bool{}
 	for _, d := range all {
-		d.free()
+		if !freed[d] { // linked names share one
+			freed[d] = true
+			d.free()
+		}
 	}
 	return nil
 }

@@ -43,10 +43,34 @@ type memData struct {
 	// more (freed when the last handle closes).
 	open     int
 	unlinked bool
+	// names are the tree's records (one per name: hard links) that share
+	// this content; their mode and times are kept equal. ino is the file's
+	// inode number, the same under every name and across renames.
+	names []*mem.FileData
+	ino   uint64
+	// atime, if set, is the access time set by utime (MemMapFs keeps one
+	// time only); unset, the file reports its modification time.
+	atime time.Time
 }
 
-func newMemData(acct *memAccount) *memData {
-	return &memData{acct: acct, chunks: map[int64]*[memChunk]byte{}}
+func newMemData(acct *memAccount, ino uint64) *memData {
+	return &memData{acct: acct, chunks: map[int64]*[memChunk]byte{}, ino: ino}
+}
+
+// setModTime sets the modification time under every name of the file.
+func (d *memData) setModTime(t time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, n := range d.names {
+		mem.SetModTime(n, t)
+	}
+}
+
+// nlink is the number of names the file has.
+func (d *memData) nlink() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.names)
 }
 
 // Size returns the file's size in bytes (its apparent size, holes
@@ -206,7 +230,7 @@ func newMemHandle(meta *mem.FileData, data *memData) *memHandle {
 	return &memHandle{meta: meta, data: data}
 }
 
-func (h *memHandle) touch() { mem.SetModTime(h.meta, time.Now()) }
+func (h *memHandle) touch() { h.data.setModTime(time.Now()) }
 
 func (h *memHandle) Close() error {
 	h.mu.Lock()

@@ -333,9 +333,6 @@ func (p *plainMount) unlink(rel string) error {
 }
 
 func (p *plainMount) link(from, to string) error {
-	if p.m.kind == kindTmp {
-		return deny2("link", p.m.gpath(from), p.m.gpath(to), "is not possible: /tmp does not support links", experimentalsys.ENOTSUP, "ENOTSUP")
-	}
 	// A hard link of a symbolic link is a copy of the link (linkat does
 	// not follow it).
 	if fi, err := p.be.lstat(from); err == nil && isLink(fi) {

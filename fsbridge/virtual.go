@@ -179,7 +179,8 @@ func (v *virtualMount) open(rel string, oflag experimentalsys.Oflag, _ fs.FileMo
 	meta := mem.CreateFile(rel)
 	mem.SetMode(meta, v.fileMode())
 	mem.SetModTime(meta, time.Now())
-	content := newMemData(&memAccount{})
+	content := newMemData(&memAccount{}, 0)
+	content.names = []*mem.FileData{meta}
 	h := newMemHandle(meta, content)
 	r, w := accessOf(oflag)
 	f := &regFile{
