@@ -1,6 +1,8 @@
 package fsbridge_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -35,7 +37,8 @@ os.rename(d + '/a', d + '/b')
 print('rename onto own link keeps both', sorted(os.listdir(d)))
 os.remove(d + '/a')
 print('after removing a:', sorted(os.listdir(d)), open(d + '/b').read(), os.stat(d + '/b').st_nlink)
-for name, src, dst in [('folder', d, d + '/dl'), ('exists', d + '/b', d + '/b'), ('missing parent', d + '/b', d + '/no/x'), ('missing source', d + '/zz', d + '/y')]:
+open('/work/host.txt', 'w').write('host')
+for name, src, dst in [('to host', d + '/b', '/work/x'), ('from host', '/work/host.txt', d + '/x'), ('from data', '/data/a.csv', d + '/y'), ('folder', d, d + '/dl'), ('exists', d + '/b', d + '/b'), ('missing parent', d + '/b', d + '/no/x'), ('missing source', d + '/zz', d + '/y')]:
     try:
         os.link(src, dst)
         print(name, 'linked')
@@ -49,6 +52,10 @@ print('open after last name removed:', os.read(fd, 3))
 os.close(fd)
 print('left', os.listdir(d))
 `)
+	// Links across mounts are refused: nothing appears on the host.
+	if _, err := os.Lstat(filepath.Join(w.work, "x")); !os.IsNotExist(err) {
+		t.Errorf("a link from /tmp left /work/x on the host: %v", err)
+	}
 	for _, want := range []string{
 		"same inode True nlink 2 2 samefile True",
 		"read through a: one two",
@@ -57,6 +64,9 @@ print('left', os.listdir(d))
 		"times through a 100.0 200.0",
 		"rename onto own link keeps both ['a', 'b']",
 		"after removing a: ['b'] one two 1",
+		"to host EPERM",
+		"from host EPERM",
+		"from data EPERM",
 		"folder EPERM",
 		"exists EEXIST",
 		"missing parent ENOENT",
