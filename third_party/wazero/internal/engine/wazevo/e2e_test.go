@@ -51,6 +51,16 @@ func TestE2E(t *testing.T) {
 			calls: []callCase{{expResults: []uint64{}}},
 		},
 		{
+			// Loop-carried values reloaded after a call that follows the loop
+			// (pybox patch 0016 stores them at the loop's exit, not in the loop).
+			name: "phi_spill", m: testcases.PhiSpillModule(14),
+			calls: []callCase{
+				{params: []uint64{0}, expResults: []uint64{0}},
+				{params: []uint64{1}, expResults: []uint64{105}},
+				{params: []uint64{1000}, expResults: []uint64{105000}},
+			},
+		},
+		{
 			name: "selects", m: testcases.Selects.Module,
 			calls: []callCase{
 				{

@@ -135,8 +135,10 @@ var _ wasm.Engine = (*engine)(nil)
 // too, but the fork's compiled code and cache format differ from v1.12.0's
 // (the execution context and the try_table info), so without the suffix
 // either would load the other's entries. With it, each sees the other's
-// entries as stale and recompiles.
-const cacheVersionSuffix = "+pybox.2504.7"
+// entries as stale and recompiles. The number after 2504 is the last fork
+// patch that changed compiled code (0016: loop-carried values are spilled
+// where they are reloaded).
+const cacheVersionSuffix = "+pybox.2504.16"
 
 // NewEngine returns the implementation of wasm.Engine.
 func NewEngine(ctx context.Context, _ api.CoreFeatures, fc filecache.Cache) wasm.Engine {

@@ -277,6 +277,12 @@ func (b *builder) splitCriticalEdge(pred, succ *basicBlock, predInfo *basicBlock
 	newBranch := b.AllocateInstruction()
 	newBranch.opcode = originalBranch.opcode
 	newBranch.rValue = Value(trampoline.ID())
+	// The new branch takes the original's place, so it belongs to the same
+	// instruction group: backends fuse a branch with the comparison that
+	// computes its condition only within a group (a fresh instruction's
+	// group is 0, which left most split branches with a materialized
+	// condition: setcc, zero-extend, test, jump).
+	newBranch.gid = originalBranch.gid
 	switch originalBranch.opcode {
 	case OpcodeJump:
 	case OpcodeBrz, OpcodeBrnz:

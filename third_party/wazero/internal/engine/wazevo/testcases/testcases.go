@@ -3131,6 +3131,47 @@ type TestCase struct {
 	Imported, Module *wasm.Module
 }
 
+// PhiSpillModule returns a module whose function 0, (i32) -> i32, adds i to
+// local i (i = 1..n) in a loop that exits from its header once local 0 (the
+// parameter p) has counted down to zero, then calls function 1, which does
+// nothing (the call clobbers the caller-saved registers, so the loop-carried
+// locals are reloaded after it), and returns the sum of locals 1..n,
+// p*n*(n+1)/2 (mod 2^32). n must be at most 127.
+func PhiSpillModule(n byte) *wasm.Module {
+	locals := make([]wasm.ValueType, n)
+	for i := range locals {
+		locals[i] = wasm.ValueTypeI32
+	}
+	b := []byte{
+		wasm.OpcodeBlock, 0x40, wasm.OpcodeLoop, 0x40,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Eqz, wasm.OpcodeBrIf, 1,
+	}
+	for i := byte(1); i <= n; i++ {
+		b = append(b, wasm.OpcodeLocalGet, i, wasm.OpcodeI32Const, i, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, i)
+	}
+	b = append(b,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Sub, wasm.OpcodeLocalSet, 0,
+		wasm.OpcodeBr, 0, wasm.OpcodeEnd, wasm.OpcodeEnd,
+		wasm.OpcodeCall, 1,
+		wasm.OpcodeLocalGet, 1)
+	for i := byte(2); i <= n; i++ {
+		b = append(b, wasm.OpcodeLocalGet, i, wasm.OpcodeI32Add)
+	}
+	b = append(b, wasm.OpcodeEnd)
+	return &wasm.Module{
+		TypeSection: []wasm.FunctionType{
+			{
+				Params: []wasm.ValueType{wasm.ValueTypeI32}, Results: []wasm.ValueType{wasm.ValueTypeI32},
+				ParamNumInUint64: 1, ResultNumInUint64: 1,
+			},
+			{},
+		},
+		FunctionSection: []wasm.Index{0, 1},
+		CodeSection:     []wasm.Code{{LocalTypes: locals, Body: b}, {Body: []byte{wasm.OpcodeEnd}}},
+		ExportSection:   []wasm.Export{{Name: ExportedFunctionName, Type: wasm.ExternTypeFunc, Index: 0}},
+	}
+}
+
 func SingleFunctionModule(typ wasm.FunctionType, body []byte, localTypes []wasm.ValueType) *wasm.Module {
 	return &wasm.Module{
 		TypeSection:     []wasm.FunctionType{typ},

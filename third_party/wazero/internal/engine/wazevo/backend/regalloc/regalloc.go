@@ -128,6 +128,17 @@ type (
 		// phiDefInstList is a list of instructions that defines this phi value.
 		// This is used to determine the spill location, and only valid if isPhi=true.
 		*phiDefInstList[I]
+		// phiReloadBlks are the blocks that reload this phi value (consecutive
+		// duplicates dropped). Only tracked if isPhi=true; see sinkPhiSpill.
+		phiReloadBlks []B
+		// phiLastDefBlkID is the ID of the block whose allocation last defined
+		// this phi value, or -1.
+		phiLastDefBlkID int32
+		// phiNoSink is set when the spill of this phi value must stay after
+		// each of its definitions: a definition is stored to the stack directly,
+		// or the value is reloaded after a definition in the same block or
+		// while reconciling an edge.
+		phiNoSink bool
 	}
 
 	// phiDefInstList is a linked list of instructions that defines a phi value.
@@ -213,6 +224,9 @@ func resetVrState[I Instr, B Block[I], F Function[I, B]](vs *vrState[I, B, F]) {
 	vs.lca = nilBlk
 	vs.isPhi = false
 	vs.phiDefInstList = nil
+	vs.phiReloadBlks = vs.phiReloadBlks[:0]
+	vs.phiLastDefBlkID = -1
+	vs.phiNoSink = false
 	vs.desiredLoc = desiredLocUnspecified
 }
 
@@ -246,6 +260,11 @@ func (s *state[I, B, F]) releaseRealReg(r RealReg) {
 // This is used to determine the spill location by tracking the lowest common ancestor of all the blocks that reloads the value.
 func (vs *vrState[I, B, F]) recordReload(f F, blk B) {
 	vs.spilled = true
+	if vs.isPhi {
+		if n := len(vs.phiReloadBlks); n == 0 || vs.phiReloadBlks[n-1] != blk {
+			vs.phiReloadBlks = append(vs.phiReloadBlks, blk)
+		}
+	}
 	var nilBlk B
 	if lca := vs.lca; lca == nilBlk {
 		if wazevoapi.RegAllocLoggingEnabled {
@@ -767,6 +786,10 @@ func (a *Allocator[I, B, F]) allocBlock(f F, blk B) {
 					r = a.findOrSpillAllocatable(s, a.regInfo.AllocatableRegisters[use.RegType()], currentUsedSet,
 						// Prefer the desired register if it's available.
 						vs.desiredLoc.realReg())
+					if vs.isPhi && vs.phiLastDefBlkID == bID {
+						// Reloads what this block defined: the store must follow the definition.
+						vs.phiNoSink = true
+					}
 					vs.recordReload(f, blk)
 					f.ReloadRegisterBefore(use.SetRealReg(r), instr)
 					s.useRealReg(r, vs)
@@ -877,7 +900,9 @@ func (a *Allocator[I, B, F]) allocBlock(f F, blk B) {
 					fmt.Printf("\tdefining v%d with %s\n", def.ID(), a.regInfo.RealRegName(r))
 				}
 				if vState.isPhi {
+					vState.phiLastDefBlkID = bID
 					if vState.desiredLoc.stack() { // Stack based phi value.
+						vState.phiNoSink = true
 						f.StoreRegisterAfter(dr, instr)
 						// Release the real register as it's not used anymore.
 						s.releaseRealReg(r)
@@ -1056,6 +1081,9 @@ func (a *Allocator[I, B, F]) reconcileEdge(f F,
 			f.StoreRegisterBefore(currentVReg.SetRealReg(r), pred.LastInstrForInsertion())
 			s.releaseRealReg(r)
 
+			if desiredState.isPhi {
+				desiredState.phiNoSink = true
+			}
 			desiredState.recordReload(f, pred)
 			f.ReloadRegisterBefore(desiredVReg.SetRealReg(r), pred.LastInstrForInsertion())
 			s.useRealReg(r, desiredState)
@@ -1101,6 +1129,9 @@ func (a *Allocator[I, B, F]) reconcileEdge(f F,
 		} else {
 			// Case 4: Both currentVReg and desiredVReg are not valid.
 			// We simply need to reload the desired value into the register.
+			if desiredState.isPhi {
+				desiredState.phiNoSink = true
+			}
 			desiredState.recordReload(f, pred)
 			f.ReloadRegisterBefore(desiredVReg.SetRealReg(r), pred.LastInstrForInsertion())
 		}
@@ -1123,8 +1154,12 @@ func (a *Allocator[I, B, F]) scheduleSpills(f F) {
 
 func (a *Allocator[I, B, F]) scheduleSpill(f F, vs *vrState[I, B, F]) {
 	v := vs.v
-	// If the value is the phi value, we need to insert a spill after each phi definition.
+	// If the value is the phi value, we need to insert a spill after each phi definition,
+	// unless the spill can be sunk to where it is reloaded.
 	if vs.isPhi {
+		if !vs.phiNoSink && a.sinkPhiSpill(f, vs) {
+			return
+		}
 		for defInstr := vs.phiDefInstList; defInstr != nil; defInstr = defInstr.next {
 			f.StoreRegisterAfter(defInstr.v, defInstr.instr)
 		}
@@ -1178,6 +1213,87 @@ func (a *Allocator[I, B, F]) scheduleSpill(f F, vs *vrState[I, B, F]) {
 		}
 		f.StoreRegisterAfter(v.SetRealReg(r), first)
 	}
+}
+
+// sinkPhiSpill stores the phi value vs at the start of blocks nearer its
+// reloads instead of after each of its definitions, and reports whether it
+// did. A loop-carried value that is reloaded only outside its loop or on a
+// rarely taken path (e.g. after a call) was otherwise stored on every
+// iteration.
+//
+// For each block R that reloads the value, the store goes to the start of the
+// nearest block X on R's dominator chain, strictly below the phi's block H,
+// where the value is in a register at the start. That is sound: every
+// definition of the value is a copy at the end of a predecessor of H, so on
+// any path from the last definition to a reload in R the value enters H and
+// then reaches X (H strictly dominates X, and X dominates R), where it is
+// stored from its register; phiNoSink excludes the reloads that read the
+// stack slot elsewhere (after a definition in the same block, on an edge) and
+// definitions stored to the stack directly. X must not be below another loop
+// header than H on that chain, so that it runs at most once per execution of
+// H and the stores are never more frequent than the definitions' were. If
+// some reload has no such X, nothing is sunk.
+func (a *Allocator[I, B, F]) sinkPhiSpill(f F, vs *vrState[I, B, F]) bool {
+	if len(vs.phiReloadBlks) == 0 {
+		return false
+	}
+	h := vs.defBlk
+	var nilBlk B
+	targets := a.blks[:0]
+	a.reals = a.reals[:0]
+	for _, blk := range vs.phiReloadBlks {
+		pos, found, r := blk, nilBlk, RealRegInvalid
+		for pos != h {
+			if pos == nilBlk {
+				// h is not on the chain: never expected for a phi value's reloads.
+				a.blks = targets
+				return false
+			}
+			if pos.LoopHeader() {
+				// A target at or below another loop header could run more often than h.
+				found, r = nilBlk, RealRegInvalid
+			} else if found == nilBlk {
+				st := a.getOrAllocateBlockState(pos.ID())
+				for rr := RealReg(0); rr < 64; rr++ {
+					if s := st.startRegs.get(rr); s != nil && s.v == vs.v {
+						found, r = pos, rr
+						break
+					}
+				}
+			}
+			next := f.Idom(pos)
+			if next == pos {
+				// The entry block: h is not on the chain.
+				a.blks = targets
+				return false
+			}
+			pos = next
+		}
+		if found == nilBlk {
+			a.blks = targets
+			return false
+		}
+		dup := false
+		for _, t := range targets {
+			if t == found {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			targets = append(targets, found)
+			a.reals = append(a.reals, r)
+		}
+	}
+	for i, t := range targets {
+		if wazevoapi.RegAllocLoggingEnabled {
+			fmt.Printf("schedule spill of phi v%d at the start of blk%d\n", vs.v.ID(), t.ID())
+		}
+		f.StoreRegisterAfter(vs.v.SetRealReg(a.reals[i]), t.FirstInstr())
+	}
+	a.blks = targets[:0]
+	a.reals = a.reals[:0]
+	return true
 }
 
 // Reset resets the allocator's internal state so that it can be reused.
