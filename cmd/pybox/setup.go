@@ -138,6 +138,11 @@ func compileDetached(ctx context.Context, cfg *runtime.Config, quiet bool) error
 	if done, err := runtime.Compiled(cacheDir, cfg.Bundle); err != nil || done {
 		return err
 	}
+	// Stopped while the bundle was unpacked (a server whose client hung
+	// up at once): the next start compiles, not a process nobody waits for.
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("stopped before the runtime was compiled: %w", err)
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("start the background compile: %w", err)

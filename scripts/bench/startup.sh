@@ -57,6 +57,19 @@ assert tools, "tools/list returned no tools"
 p.stdin.close()
 p.terminate()
 p.wait()
+# A server may have started the compile in a detached `pybox setup` on this
+# cache folder: stop it (by its pid), it would run on beside the next
+# measurements.
+for pid in os.listdir("/proc"):
+    try:
+        argv = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+    except OSError:
+        continue
+    if pid.isdigit() and b"setup" in argv and cache.encode() in argv:
+        try:
+            os.kill(int(pid), 15)
+        except OSError:
+            pass
 print(round(ms, 1))
 PY
 }
@@ -73,9 +86,6 @@ for i in "${!progs[@]}"; do
   empty=() warm=()
   for r in $(seq "$MCP_ROUNDS"); do
     empty+=("$(mcp_ms "$pb" "$WORK/mcp-empty-$i-$r")")
-    # The server started the compile in a detached `pybox setup`: stop it,
-    # it would run on beside the next measurements.
-    pkill -f -- "-cache-dir $WORK/mcp-empty-$i-$r" || true
     rm -rf "$WORK/mcp-empty-$i-$r"
     warm+=("$(mcp_ms "$pb" "$WORK/warm-$i")")
   done
