@@ -2,8 +2,9 @@
 # startup.sh — issue 13's start-up numbers for one or two pybox binaries,
 # side by side with native python3.11 where there is a native equivalent:
 #
-#   1. cold first run: `pybox setup` on an empty cache folder, and the
-#      compile alone (scripts/bench/cold-compile.sh): wall, CPU, peak RSS;
+#   1. cold first run: `pybox setup` on an empty cache folder, the compile
+#      alone, and `pybox run -c 'print(1)'` on an empty cache folder
+#      (scripts/bench/cold-compile.sh): wall, CPU, peak RSS;
 #   2. `pybox mcp`: time from start to the answer of tools/list (after
 #      initialize), on an empty cache and on a warm one;
 #   3. warm `print(1)` and `import numpy` (scripts/bench/warm-start.sh).
@@ -75,7 +76,7 @@ PY
 }
 
 echo "== cold first run (scripts/bench/cold-compile.sh)"
-ROUNDS=$COLD_ROUNDS SPLIT=1 bash "$ROOT/scripts/bench/cold-compile.sh" "${progs[@]}"
+ROUNDS=$COLD_ROUNDS SPLIT=1 FIRSTRUN=1 bash "$ROOT/scripts/bench/cold-compile.sh" "${progs[@]}"
 
 echo "== pybox mcp: start to tools/list answer"
 for i in "${!progs[@]}"; do
