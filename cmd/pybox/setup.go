@@ -146,7 +146,7 @@ func writeRunSnapshot(ctx context.Context, cacheDir string, want, quiet bool) er
 		sp.progress("booting the Python runtime once for the snapshot pybox run starts from")
 		defer sp.progress("")
 	}
-	res, err := eng.Run(ctx, runtime.Request{Code: "pass", FS: nil})
+	res, err := eng.Run(ctx, runtime.Request{Code: "pass"})
 	if err == nil && res.Status != runtime.StatusOK {
 		err = fmt.Errorf("%s: %s", res.Status, res.Message)
 	}
