@@ -33,3 +33,12 @@ var runtimeSHA256 string
 //
 //go:embed runtime-manifest.json
 var Manifest []byte
+
+// Packages is the list of what the embedded bundle provides, as
+// packages.BundlePackages reads it from the bundle, committed beside it so
+// that the tool descriptions need not unpack the bundle (pybox mcp answers
+// tools/list at once on an empty cache folder). TestEmbeddedPackages in
+// package packages keeps it in step; scripts/build-runtime.sh rewrites it.
+//
+//go:embed runtime-packages.json
+var Packages []byte

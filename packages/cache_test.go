@@ -1,12 +1,18 @@
 package packages
 
 import (
+	"archive/tar"
 	"bytes"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/pybox-dev/pybox/assets"
 )
@@ -122,5 +128,90 @@ func BenchmarkOpenExtracted(b *testing.B) {
 		if _, err := openExtracted(ext); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkExtractBundle measures unpacking the embedded bundle into an
+// empty folder, what a first run on an empty cache folder waits for.
+func BenchmarkExtractBundle(b *testing.B) {
+	base := b.TempDir()
+	n := 0
+	for b.Loop() {
+		dir := filepath.Join(base, strconv.Itoa(n))
+		n++
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := extractBundle(dir, assets.Runtime); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestExtractBundleRefuses: a bundle whose entries would land outside the
+// folder, or are links, or clash, is refused with an error naming the
+// entry, and nothing is written outside the folder.
+func TestExtractBundleRefuses(t *testing.T) {
+	type entry struct {
+		name     string
+		typeflag byte
+		body     string
+	}
+	file := func(name string) entry { return entry{name, tar.TypeReg, "x"} }
+	tests := []struct {
+		name    string
+		entries []entry
+		want    string
+	}{
+		{"parent", []entry{file("../escaped")}, "invalid path"},
+		{"parent inside", []entry{file("lib/../../escaped")}, "invalid path"},
+		{"absolute", []entry{file("/escaped")}, "invalid path"},
+		{"symlink", []entry{{"lib/link", tar.TypeSymlink, ""}}, "unsupported entry type"},
+		{"twice", []entry{file("lib/a.py"), file("lib/a.py")}, "extract lib/a.py"},
+		{"file then folder", []entry{file("lib"), file("lib/a.py")}, "extract lib"}, // the file or the folder, whichever is second
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			zw, err := zstd.NewWriter(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tw := tar.NewWriter(zw)
+			for _, e := range tt.entries {
+				h := &tar.Header{Name: e.name, Typeflag: e.typeflag, Mode: 0o644, Size: int64(len(e.body)), Linkname: "/etc/passwd"}
+				if e.typeflag != tar.TypeReg {
+					h.Size = 0
+				}
+				if err := tw.WriteHeader(h); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := io.WriteString(tw, e.body); err != nil && e.typeflag == tar.TypeReg {
+					t.Fatal(err)
+				}
+			}
+			if err := tw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := zw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			top := t.TempDir()
+			dir := filepath.Join(top, "bundle")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			err = extractBundle(dir, buf.Bytes())
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got error %v, want one containing %q", err, tt.want)
+			}
+			left, _ := filepath.Glob(filepath.Join(top, "*"))
+			if len(left) != 1 {
+				t.Errorf("written outside the bundle folder: %v", left)
+			}
+			if _, err := os.Stat(filepath.Join(dir, extractedIndex)); err == nil {
+				t.Errorf("an index was written for a refused bundle")
+			}
+		})
 	}
 }

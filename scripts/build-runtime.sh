@@ -290,6 +290,11 @@ stage_package() {
   # of hashing 31 MB in every process.
   (cd "$ASSETS" && sha256sum runtime.tar.zst | cut -d' ' -f1 > runtime.tar.zst.sha256)
   cp "$STAGE/manifest.json" "$ASSETS/runtime-manifest.json"
+  # The package list the tool descriptions show, read without unpacking the
+  # bundle (assets.Packages); only for the bundle embedded in pybox.
+  if [ "$ASSETS" = "$ROOT/assets" ]; then
+    (cd "$ROOT" && go test -count=1 ./packages -run '^TestEmbeddedPackages$' -update)
+  fi
   log "wrote $ASSETS/runtime.tar.zst ($(stat -c %s "$ASSETS/runtime.tar.zst") bytes)"
 }
 

@@ -192,6 +192,8 @@ func (s *Server) callError(w http.ResponseWriter, err error) {
 		writeError(w, http.StatusNotFound, "no_workspace", err.Error())
 	case errors.Is(err, errWorkspaceClosed):
 		writeError(w, http.StatusGone, "workspace_closed", err.Error())
+	case errors.Is(err, errNoRuntime):
+		writeError(w, http.StatusServiceUnavailable, "no_runtime", noRuntimeMessage(s.cfg.Logger, err, false))
 	default:
 		// pybox failed. Its errors may name host folders (a workspace's
 		// output folder) and are not the client's to read.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/url"
 	"path"
 	"strings"
@@ -134,6 +135,9 @@ func (m *mcpSessions) callTool(ctx context.Context, req *mcp.CallToolRequest, na
 		if errors.Is(err, errTooManyWorkspaces) || errors.Is(err, errShuttingDown) {
 			return toolError(err.Error()), nil
 		}
+		if errors.Is(err, errNoRuntime) {
+			return toolError(noRuntimeMessage(m.s.cfg.Logger, err, m.stdio)), nil
+		}
 		// Opening a workspace failed on the host (its errors may name
 		// host folders): the client gets an id, the log the detail.
 		return nil, incident.Report(m.s.cfg.Logger, "mcp workspace", err)
@@ -148,6 +152,18 @@ func (m *mcpSessions) callTool(ctx context.Context, req *mcp.CallToolRequest, na
 		return nil, err
 	}
 	return toMCP(res, w.id, m.stdio), nil
+}
+
+// noRuntimeMessage tells a client that the engine could not be prepared
+// (errNoRuntime). The reason goes to the log; over stdio, where the client
+// is the local user's, to the client too. Over HTTP it may name host
+// folders, so the client gets the incident id that finds it in the log.
+func noRuntimeMessage(log *slog.Logger, err error, stdio bool) string {
+	id := incident.Report(log, "python runtime", err).ID
+	if stdio {
+		return fmt.Sprintf("%v (id %s). Restart pybox to try again; `pybox setup` shows the error too.", err, id)
+	}
+	return fmt.Sprintf("%v: the server's log has the reason under id %s.", errNoRuntime, id)
 }
 
 func toolError(msg string) *mcp.CallToolResult {

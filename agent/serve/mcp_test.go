@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/png"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -516,5 +518,39 @@ func TestMCPHTTPCancelledRequestGetsNoResponse(t *testing.T) {
 	resp.Body.Close()
 	if !strings.Contains(string(b), `"id":8`) || !strings.Contains(string(b), "42") {
 		t.Errorf("the next call in the session was not answered: %s", b)
+	}
+}
+
+// When the engine cannot be prepared (EngineReady fails), a tool call gets
+// a tool error saying so, over MCP and the JSON API, not a hang or a bare
+// internal error; the HTTP client gets the id of the reason in the log,
+// not the reason (it may name host folders).
+func TestEngineFailureReachesTheCall(t *testing.T) {
+	var logged bytes.Buffer
+	s := newServer(t, func(c *Config) {
+		c.Box.Engine = nil
+		c.Logger = slog.New(slog.NewTextHandler(&logged, nil))
+		c.EngineReady = func(ctx context.Context) (*runtime.Engine, error) {
+			return nil, errors.New("unpack the runtime bundle: /host/cache: no space left on device")
+		}
+	})
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	cs := connectHTTP(t, ts.URL+"/mcp", "")
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "execute_python", Arguments: map[string]any{"code": "print(1)"}})
+	if err != nil {
+		t.Fatalf("the call failed as a protocol error, not a tool error: %v", err)
+	}
+	if msg := text(res); !res.IsError || !strings.Contains(msg, "the Python runtime could not be started") ||
+		!strings.Contains(msg, "under id ") || strings.Contains(msg, "/host/cache") {
+		t.Errorf("MCP result: %s", msg)
+	}
+	a := &api{t: t, url: ts.URL}
+	st, _, data := a.do("POST", "/v1/execute", ExecuteRequest{Code: "print(1)"})
+	if st != http.StatusServiceUnavailable || errorCode(t, data) != "no_runtime" || strings.Contains(string(data), "/host/cache") {
+		t.Errorf("HTTP API: %d %s", st, data)
+	}
+	if !strings.Contains(logged.String(), "no space left on device") {
+		t.Errorf("the reason is not in the log:\n%s", logged.String())
 	}
 }

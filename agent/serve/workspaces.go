@@ -31,6 +31,9 @@ var (
 	errTooManyWorkspaces = errors.New("too many workspaces are open")
 	errNoWorkspace       = errors.New("no such workspace")
 	errWorkspaceClosed   = errors.New("the workspace was closed")
+	// errNoRuntime wraps why the engine could not be prepared
+	// (Config.EngineReady's error): every call that needs it fails so.
+	errNoRuntime = errors.New("the Python runtime could not be started, so no code can run")
 )
 
 // workspace is one tools.Box with its bookkeeping.
@@ -189,7 +192,7 @@ func (ws *workspaces) engine() (*runtime.Engine, error) {
 	}
 	eng, err := ws.cfg.EngineReady(context.Background())
 	if err != nil {
-		return nil, fmt.Errorf("serve: the Python runtime could not be started: %w", err)
+		return nil, fmt.Errorf("%w: %w", errNoRuntime, err)
 	}
 	return eng, nil
 }

@@ -74,8 +74,13 @@ type Config struct {
 	NoFigures bool
 	// Bundle is the runtime bundle whose packages execute_python's
 	// description lists. Nil means the Engine's; Definitions without
-	// either says only that numpy and more are installed.
+	// either (or Packages) says only that numpy and more are installed.
 	Bundle *packages.Bundle
+	// Packages, if set, is the bundle's package list
+	// (packages.BundlePackages) for execute_python's description, in place
+	// of reading it from Bundle: packages.DefaultPackages has it without
+	// unpacking the bundle, so that a server can list its tools before it.
+	Packages []packages.Package
 }
 
 // Box is one workspace for a model: a sandbox filesystem, fresh

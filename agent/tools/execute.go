@@ -14,6 +14,7 @@ import (
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 
 	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/packages"
 	"github.com/pybox-dev/pybox/runtime"
 )
 
@@ -92,25 +93,29 @@ func (b *Box) executeTool() Tool {
 	}
 }
 
-// executeDescription fills executeDescription in from Config.Bundle, or
-// the engine's bundle.
+// executeDescription fills executeDescription in from Config.Packages,
+// Config.Bundle or the engine's bundle.
 func (b *Box) executeDescription() string {
-	bundle := b.cfg.Bundle
-	if bundle == nil && b.cfg.Engine != nil {
-		bundle = b.cfg.Engine.Bundle()
-	}
-	if bundle == nil {
-		return fmt.Sprintf(executeDescription, "", executeFallback, "")
+	pkgs := b.cfg.Packages
+	if pkgs == nil {
+		bundle := b.cfg.Bundle
+		if bundle == nil && b.cfg.Engine != nil {
+			bundle = b.cfg.Engine.Bundle()
+		}
+		if bundle == nil {
+			return fmt.Sprintf(executeDescription, "", executeFallback, "")
+		}
+		pkgs = packages.BundlePackages(bundle)
 	}
 	table := ""
-	if hasDistribution(bundle, "pandas") {
+	if hasDistribution(pkgs, "pandas") {
 		table = "; a pandas DataFrame or Series as a table"
 	}
 	figures := ""
-	if hasDistribution(bundle, "matplotlib") && !b.cfg.NoFigures && !b.cfg.Policy.NoOutput {
+	if hasDistribution(pkgs, "matplotlib") && !b.cfg.NoFigures && !b.cfg.Policy.NoOutput {
 		figures = "; matplotlib figures still open when the code ends, or shown with plt.show(), are saved there as figure-N.png and shown too"
 	}
-	return fmt.Sprintf(executeDescription, table, installedList(bundle, b.cfg.UserPackages), figures)
+	return fmt.Sprintf(executeDescription, table, installedList(pkgs, b.cfg.UserPackages), figures)
 }
 
 type executeArgs struct {

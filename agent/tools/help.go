@@ -35,7 +35,7 @@ func manuals(eng *runtime.Engine, userDir string) map[string][]byte {
 		out["packages.md"] = nil // named for the topic list only (Definitions)
 	} else {
 		out["packages.md"] = []byte(packagesManual(eng, userDir))
-		if hasDistribution(eng.Bundle(), "matplotlib") {
+		if hasDistribution(packages.BundlePackages(eng.Bundle()), "matplotlib") {
 			out["images.md"] = []byte(matplotlibManual + strings.Replace(string(out["images.md"]),
 				"Pillow (`PIL`) and numpy are installed. matplotlib is not.", "Pillow (`PIL`) is there for pictures:", 1))
 		}
@@ -65,7 +65,7 @@ func packagesManual(eng *runtime.Engine, userDir string) string {
 	b.WriteString("\nNothing else can be installed from inside the sandbox (there is no pip and no network). ")
 	b.WriteString("If a package is missing, write the code with what is here: numpy covers linear algebra, FFT, statistics and random numbers; ")
 	charts := "charts are drawn with Pillow (see `images`)"
-	if hasDistribution(eng.Bundle(), "matplotlib") {
+	if hasDistribution(packages.BundlePackages(eng.Bundle()), "matplotlib") {
 		charts = "charts are drawn with matplotlib, and figures left open come back as images (see `images`)"
 	}
 	b.WriteString("`csv`, `json` and `sqlite3` (SQLite 3.40 with its JSON functions and FTS5 full-text search) are in the standard library; " + charts + ".\n")

@@ -23,11 +23,12 @@ var importNames = map[string]string{
 // task reaches for.
 var analysisFirst = []string{"numpy", "pandas", "matplotlib", "seaborn"}
 
-// installedList names the bundle's distributions (and the user's added
-// ones, from userDir) for the model, data-analysis packages first, with
+// installedList names the bundle's distributions (bundle, as
+// packages.BundlePackages lists them) and the user's added ones, from
+// userDir, for the model, data-analysis packages first, with
 // the import name where it differs: "numpy, pandas, pillow (PIL), ...".
-func installedList(b *packages.Bundle, userDir string) string {
-	pkgs := packages.BundlePackages(b)
+func installedList(bundle []packages.Package, userDir string) string {
+	pkgs := slices.Clone(bundle)
 	if userDir != "" {
 		if user, err := packages.UserPackages(userDir); err == nil {
 			pkgs = append(pkgs, user...)
@@ -54,7 +55,8 @@ func installedList(b *packages.Bundle, userDir string) string {
 	return strings.Join(names, ", ")
 }
 
-// hasDistribution reports whether bundle b installs the distribution name.
-func hasDistribution(b *packages.Bundle, name string) bool {
-	return slices.ContainsFunc(packages.BundlePackages(b), func(p packages.Package) bool { return p.Name == name })
+// hasDistribution reports whether the package list pkgs has the
+// distribution name.
+func hasDistribution(pkgs []packages.Package, name string) bool {
+	return slices.ContainsFunc(pkgs, func(p packages.Package) bool { return p.Name == name })
 }

@@ -403,6 +403,17 @@ func TestPackagesListedFromBundle(t *testing.T) {
 			t.Errorf("Definitions' description differs from the Box's:\n%s\n%s", d.Description, desc)
 		}
 	}
+	// The list a server uses before the bundle is unpacked (pybox mcp on an
+	// empty cache folder) gives the same description.
+	pkgs, err := packages.DefaultPackages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range tools.Definitions(tools.Config{Packages: pkgs}) {
+		if d.Name == "execute_python" && d.Description != desc {
+			t.Errorf("Definitions' description from packages.DefaultPackages differs from the Box's:\n%s\n%s", d.Description, desc)
+		}
+	}
 	for _, d := range tools.Definitions(tools.Config{}) {
 		if d.Name == "execute_python" && !strings.Contains(d.Description, "standard library: numpy, Pillow (PIL) and the other packages the help tool lists;") {
 			t.Errorf("Definitions without a bundle:\n%s", d.Description)

@@ -201,24 +201,34 @@ func (f *runFlags) start(ctx context.Context, cmd string) (sb *fsbridge.Sandbox,
 // newEngine compiles (or loads from cache) the interpreter, showing progress
 // on a terminal during a cold compile. memory is the run's memory limit.
 func newEngine(ctx context.Context, cacheDir string, noCache, quiet bool, memory int64) (*runtime.Engine, error) {
-	// One run (or one session) per process: the interpreter starts from a
-	// snapshot kept in the cache folder, written by the first process,
-	// with numpy already imported (runPreload).
-	// It also trusts the cached machine code without reading it all for
-	// its checksum, which would be most of its start-up.
+	cfg, err := runEngineConfig(cacheDir, noCache, memory)
+	if err != nil {
+		return nil, err
+	}
+	return startEngine(ctx, cfg, quiet)
+}
+
+// runEngineConfig is the engine configuration of pybox run and repl (and
+// of the snapshot pybox setup writes for them). One run (or one session)
+// per process: the interpreter starts from a snapshot kept in the cache
+// folder, written by the first process (or pybox setup), with numpy
+// already imported (runPreload). It also trusts the cached machine code
+// without reading it all for its checksum, which would be most of its
+// start-up.
+func runEngineConfig(cacheDir string, noCache bool, memory int64) (runtime.Config, error) {
 	cfg := runtime.Config{CacheDir: cacheDir, NoCache: noCache, PersistSnapshot: true, NoSnapshot: noCache, SkipCodeChecksum: true}
 	if dir, err := packages.UserDir(); err == nil {
 		cfg.UserPackages = dir // packages added with "pybox packages add"
 	}
 	b, err := packages.Default()
 	if err != nil {
-		return nil, err
+		return cfg, err
 	}
 	cfg.Bundle = b
 	if memory >= preloadMinMemory {
 		cfg.Preload = runPreload(b)
 	}
-	return startEngine(ctx, cfg, quiet)
+	return cfg, nil
 }
 
 // runPreload is what the snapshot of run and repl has imported: numpy, if

@@ -50,6 +50,10 @@ type serveFlags struct {
 	noFigures     bool
 	noPreload     bool
 	sandbox       sandboxFlags
+
+	// start prepares the engine in the background (nil: startEngine);
+	// tests put a step they control in its place.
+	start func(ctx context.Context, rc runtime.Config, quiet bool) (*runtime.Engine, error)
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet, http bool) {
@@ -231,14 +235,19 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 	// meanwhile, and tool calls wait for it. A client that gives a server a
 	// few seconds to start (the OpenAI Agents SDK: 5 s) is not cut off by
 	// the first compile.
-	eng := newEngineStarter(ctx, rc, f.quiet, logger)
+	start := f.start
+	if start == nil {
+		start = startEngine
+	}
 	// The tools' descriptions list the bundle's packages before the
-	// engine is ready (loading the bundle is quick; compiling is not).
-	bundle, err := packages.Default()
+	// engine is ready, from the list embedded beside the bundle: on an
+	// empty cache folder the bundle is unpacked (5,190 files) in the
+	// background with the compile.
+	pkgs, err := packages.DefaultPackages()
 	if err != nil {
-		eng.close()
 		return nil, nil, err
 	}
+	eng := newEngineStarter(ctx, rc, f.quiet, logger, start)
 	s, err := serve.New(serve.Config{
 		EngineReady: eng.wait,
 		Box: tools.Config{
@@ -249,7 +258,7 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 			UserPackages: userDir,
 			ResultBudget: int(f.resultBudget),
 			NoFigures:    f.noFigures,
-			Bundle:       bundle,
+			Packages:     pkgs,
 		},
 		ToolPrefix:      f.toolPrefix,
 		StrictSchemas:   f.strict,
@@ -274,8 +283,9 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 	}, nil
 }
 
-// engineStarter compiles the engine in the background and hands it to
-// whoever waits for it.
+// engineStarter prepares the engine in the background (on an empty cache
+// folder: unpack the bundle, compile, boot the snapshot) and hands it, or
+// the error that stopped it, to whoever waits for it.
 type engineStarter struct {
 	done   chan struct{}
 	eng    *runtime.Engine
@@ -283,17 +293,18 @@ type engineStarter struct {
 	cancel context.CancelFunc
 }
 
-func newEngineStarter(ctx context.Context, rc runtime.Config, quiet bool, logger *slog.Logger) *engineStarter {
+func newEngineStarter(ctx context.Context, rc runtime.Config, quiet bool, logger *slog.Logger,
+	start func(context.Context, runtime.Config, bool) (*runtime.Engine, error)) *engineStarter {
 	ctx, cancel := context.WithCancel(ctx)
 	e := &engineStarter{done: make(chan struct{}), cancel: cancel}
 	go func() {
 		defer close(e.done)
-		start := time.Now()
-		e.eng, e.err = startEngine(ctx, rc, quiet)
+		began := time.Now()
+		e.eng, e.err = start(ctx, rc, quiet)
 		if e.err != nil && ctx.Err() == nil {
 			logger.Error("the Python runtime could not be started; tool calls will fail", "error", e.err)
 		} else if e.err == nil {
-			logger.Info("Python runtime ready", "took", time.Since(start).Round(time.Millisecond))
+			logger.Info("Python runtime ready", "took", time.Since(began).Round(time.Millisecond))
 		}
 	}()
 	return e
@@ -453,7 +464,7 @@ func cmdTools(ctx context.Context, args []string) int {
 	// cache, to print them.
 	defs := serve.Definitions(serve.Config{
 		Box: tools.Config{Limits: runtime.Limits{Timeout: f.timeout}, MaxTimeout: f.maxTimeout, ResultBudget: int(f.resultBudget),
-			NoFigures: f.noFigures, Bundle: memoryBundle()},
+			NoFigures: f.noFigures, Packages: toolsPackages()},
 		ToolPrefix:    f.toolPrefix,
 		StrictSchemas: f.strict,
 	})
@@ -476,6 +487,21 @@ func cmdTools(ctx context.Context, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// toolsPackages is the bundle's package list for pybox tools: the one
+// embedded beside the bundle, or, with $PYBOX_BUNDLE, read from that bundle
+// decoded into memory (memoryBundle); nil if neither can be had.
+func toolsPackages() []packages.Package {
+	if os.Getenv(packages.BundleEnv) == "" {
+		if pkgs, err := packages.EmbeddedPackages(); err == nil {
+			return pkgs
+		}
+	}
+	if b := memoryBundle(); b != nil {
+		return packages.BundlePackages(b)
+	}
+	return nil
 }
 
 // memoryBundle decodes the runtime bundle (PYBOX_BUNDLE's, else the

@@ -170,3 +170,28 @@ func TestCLIRunSnapshotConcurrentFirstRuns(t *testing.T) {
 		t.Fatal("the snapshot left by concurrent first runs was not used")
 	}
 }
+
+// pybox setup writes the snapshot the first pybox run then starts from
+// (the run leaves the file as it is); with --snapshot=false it writes none.
+func TestSetupWritesRunSnapshot(t *testing.T) {
+	off := snapshotCacheDir(t)
+	if r := pybox(t, "", "setup", "-q", "--snapshot=false", "--cache-dir", off); r.code != 0 {
+		t.Fatalf("setup --snapshot=false: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(off, "snapshots")); err == nil {
+		t.Error("setup --snapshot=false wrote a snapshot")
+	}
+
+	dir := snapshotCacheDir(t)
+	if r := pybox(t, "", "setup", "-q", "--cache-dir", dir); r.code != 0 || r.stdout != "" {
+		t.Fatalf("setup: %+v", r)
+	}
+	path, st1 := snapshotFile(t, dir)
+	r := pybox(t, "", "run", "--cache-dir", dir, "-c", cliRandom)
+	if r.code != 0 || !strings.HasSuffix(r.stdout, " True\n") {
+		t.Fatalf("first run after setup: %+v", r)
+	}
+	if _, st2 := snapshotFile(t, dir); !os.SameFile(st1, st2) {
+		t.Fatalf("the first run after setup rewrote %s instead of starting from it", path)
+	}
+}

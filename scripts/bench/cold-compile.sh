@@ -9,12 +9,16 @@
 # Each run starts from an empty folder, so it includes unpacking the runtime
 # bundle; with SPLIT=1 each round also runs every binary on a folder that
 # already holds the unpacked bundle but no compiled code (the compile alone).
+# With FIRSTRUN=1 each round also times `pybox run -q -c 'print(1)'` on an
+# empty folder: the first run a user waits for (its detached compile counted:
+# the run waits for it).
 # Prints, per binary: wall time, user+sys CPU and peak RSS (GNU time's %M)
 # min/median/max over ROUNDS rounds (default 3), and the load average seen.
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 PYBOX [PYBOX2...]" >&2; exit 2; }
 ROUNDS=${ROUNDS:-3}
 SPLIT=${SPLIT:-0}
+FIRSTRUN=${FIRSTRUN:-0}
 [ -x /usr/bin/time ] || { echo "$0: needs GNU time at /usr/bin/time" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -30,6 +34,10 @@ for r in $(seq "$ROUNDS"); do
     rm -rf "$work/cache"
     printf '%s load %s\n' "$i" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out"
     /usr/bin/time -f "$i cold %e %U %S %M" -a -o "$out" env PYBOX_CACHE_DIR="$work/cache" "$prog" setup -q
+    if [ "$FIRSTRUN" = 1 ]; then
+      rm -rf "$work/cache"
+      /usr/bin/time -f "$i firstrun %e %U %S %M" -a -o "$out" env PYBOX_CACHE_DIR="$work/cache" "$prog" run -q -c 'print(1)' >/dev/null
+    fi
     if [ "$SPLIT" = 1 ]; then
       rm -rf "$work/cache" && cp -r "$work/bundle" "$work/cache"
       /usr/bin/time -f "$i compile %e %U %S %M" -a -o "$out" env PYBOX_CACHE_DIR="$work/cache" "$prog" setup -q

@@ -2,8 +2,9 @@
 # startup.sh — issue 13's start-up numbers for one or two pybox binaries,
 # side by side with native python3.11 where there is a native equivalent:
 #
-#   1. cold first run: `pybox setup` on an empty cache folder, and the
-#      compile alone (scripts/bench/cold-compile.sh): wall, CPU, peak RSS;
+#   1. cold first run: `pybox setup` on an empty cache folder, the compile
+#      alone, and `pybox run -c 'print(1)'` on an empty cache folder
+#      (scripts/bench/cold-compile.sh): wall, CPU, peak RSS;
 #   2. `pybox mcp`: time from start to the answer of tools/list (after
 #      initialize), on an empty cache and on a warm one;
 #   3. warm `print(1)` and `import numpy` (scripts/bench/warm-start.sh).
@@ -57,12 +58,31 @@ assert tools, "tools/list returned no tools"
 p.stdin.close()
 p.terminate()
 p.wait()
+# A server may have started the compile in a detached `pybox setup` on this
+# cache folder: stop it (by its pid), it would run on beside the next
+# measurements.
+for pid in os.listdir("/proc"):
+    try:
+        argv = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+    except OSError:
+        continue
+    if pid.isdigit() and b"setup" in argv and cache.encode() in argv:
+        try:
+            os.kill(int(pid), 15)
+        except OSError:
+            continue
+        # Not our child: wait for it to be gone before the folder is removed.
+        deadline = time.monotonic() + 30
+        while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+            time.sleep(0.05)
 print(round(ms, 1))
 PY
 }
 
-echo "== cold first run (scripts/bench/cold-compile.sh)"
-ROUNDS=$COLD_ROUNDS SPLIT=1 bash "$ROOT/scripts/bench/cold-compile.sh" "${progs[@]}"
+if [ "$COLD_ROUNDS" != 0 ]; then # COLD_ROUNDS=0: the mcp and warm numbers only
+  echo "== cold first run (scripts/bench/cold-compile.sh)"
+  ROUNDS=$COLD_ROUNDS SPLIT=1 FIRSTRUN=1 bash "$ROOT/scripts/bench/cold-compile.sh" "${progs[@]}"
+fi
 
 echo "== pybox mcp: start to tools/list answer"
 for i in "${!progs[@]}"; do
@@ -73,9 +93,6 @@ for i in "${!progs[@]}"; do
   empty=() warm=()
   for r in $(seq "$MCP_ROUNDS"); do
     empty+=("$(mcp_ms "$pb" "$WORK/mcp-empty-$i-$r")")
-    # The server started the compile in a detached `pybox setup`: stop it,
-    # it would run on beside the next measurements.
-    pkill -f -- "-cache-dir $WORK/mcp-empty-$i-$r" || true
     rm -rf "$WORK/mcp-empty-$i-$r"
     warm+=("$(mcp_ms "$pb" "$WORK/warm-$i")")
   done
