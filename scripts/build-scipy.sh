@@ -124,7 +124,15 @@ for p in "$HERE"/patches/*.patch; do
 done
 # Every Fortran subroutine returns int on this target (f2c's translation and
 # OpenBLAS's, see scripts/scipy/int-subroutines.py); scipy declares them void.
-python3 "$HERE/int-subroutines.py" "$SRC/scipy" > "$W/int-subroutines-source.txt"
+# Besides BLAS_FUNC/F_FUNC declarations, plain ones (`void dgemm_(...)`,
+# `void CURFIT(...)`) of the symbols OpenBLAS defines and of scipy's own
+# Fortran routines.
+{
+  llvm-nm-19 --defined-only --extern-only "$PREFIX/lib/libopenblas.a" 2>/dev/null | awk '$2=="T"{print $3}' | grep '_$'
+  grep -hioE '^ +(recursive +)?((double +precision|real\*8|integer|real|logical) +)?(subroutine|function) +[a-z0-9]+' \
+    $(find "$SRC/scipy" -name '*.f') | awk '{print tolower($NF) "_"}'
+} | sort -u > "$W/fortran-symbols.txt"
+python3 "$HERE/int-subroutines.py" --names "$W/fortran-symbols.txt" "$SRC/scipy" > "$W/int-subroutines-source.txt"
 
 log "scipy: libf2c (f2c's runtime) for wasm32"
 F2=$W/libf2c
@@ -219,17 +227,23 @@ s = s.replace("[properties]", "[properties]\n"
 open(p, "w").write(s)
 PY
 SC_CFLAGS="$PYINC $OPT_CFLAGS $WASM_FEATURES -ffile-prefix-map=$BUILD=/pybox-build"
+# C files: f2py's modules share numpy's API pointer (scripts/scipy/f2py_shared_api.h).
+SC_CFLAGS_C="$SC_CFLAGS -include $HERE/f2py_shared_api.h"
 SC_CXXFLAGS="$SC_CFLAGS -I$SJLJ -mllvm -wasm-enable-sjlj -Xclang -fexternc-nounwind -Drestrict=__restrict -include $ROOT/scripts/matplotlib/nothreads.h -Wno-unknown-warning-option"
 export PYTHONPATH=$W/npshim
 (cd "$SRC" && meson setup "$SB" --cross-file "$W/cross.txt" \
   -Dbuildtype=release -Db_ndebug=if-release \
   -Dblas=openblas -Dlapack=openblas -Duse-pythran=false \
-  "-Dc_args=$SC_CFLAGS" "-Dcpp_args=$SC_CXXFLAGS") > "$BUILD/scipy-setup.log" 2>&1 \
+  "-Dc_args=$SC_CFLAGS_C" "-Dcpp_args=$SC_CXXFLAGS") > "$BUILD/scipy-setup.log" 2>&1 \
   || { tail -40 "$BUILD/scipy-setup.log"; exit 1; }
 # As in build-numpy.sh: the host Python's include dir becomes the wasm
 # build's, and -fPIC (GOT-relative globals in a static link) is dropped.
 hostinc=$("$TOOLS/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 sed -i -e "s#-I$hostinc\\b#$PYINC#g" -e "s# -fPIC\\b##g" "$SB/build.ninja"
+# meson makes each Cython step wait for the shared utility module
+# (scipy._cyutility) to be linked as a .so, which never happens here (its
+# object is archived like the others): that ordering edge is dropped.
+sed -i -E '/^build scipy\/_cyutility\.cpython[^:]*\.so:/! s# scipy/_cyutility\.cpython-[^ ]*\.so( |$)#\1#g' "$SB/build.ninja"
 
 # The modules shipped: every extension module of the build but scipy's
 # test-only ones (under tests/, or named _test*).
@@ -289,7 +303,7 @@ python3 "$ROOT/scripts/numpy/collect_objects.py" "$SB" $MODULES > "$SB/pybox-inp
 gen=$(cd "$SB" && ninja -t targets all | awk -F: '{print $1}' \
   | grep -E '^scipy/.*(module\.c|_blas_subroutines\.h|_lapack_subroutines\.h)$' || true)
 (cd "$SB" && ninja $gen) > "$BUILD/scipy-ninja.log" 2>&1 || { tail -40 "$BUILD/scipy-ninja.log"; exit 1; }
-(cd "$SB" && python3 "$HERE/int-subroutines.py" $gen) > "$W/int-subroutines-generated.txt"
+(cd "$SB" && python3 "$HERE/int-subroutines.py" --names "$W/fortran-symbols.txt" $gen) > "$W/int-subroutines-generated.txt"
 
 log "scipy: compile"
 (cd "$SB" && ninja -k 0 -j"$JOBS" $(awk '{print $2}' "$SB/pybox-inputs.txt")) >> "$BUILD/scipy-ninja.log" 2>&1 \

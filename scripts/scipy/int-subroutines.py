@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Declare Fortran subroutines as returning int in scipy's C/C++ sources.
 
-    int-subroutines.py FILE_OR_DIR...
+    int-subroutines.py [--names SYMBOLS.txt] FILE_OR_DIR...
 
 On this target every Fortran subroutine returns int: OpenBLAS's BLAS and C
 LAPACK were made so for numpy (scripts/openblas/int-subroutines.py, the f2c
@@ -13,6 +13,9 @@ trap, an indirect one traps when made. This rewrites
     [extern] void BLAS_FUNC(name)(...);      -> [extern] int BLAS_FUNC(name)(...);
     [extern] void F_FUNC(name,NAME)(...);    -> ... (also F_WRAPPEDFUNC)
     void (*f2py_func)(...)                   -> int (*f2py_func)(...)   (f2py)
+    void dgemm_(...);  void CURFIT(...);     -> int ...   (with --names FILE:
+        plain declarations of the Fortran symbols listed in FILE, one per
+        line, e.g. `dgemm_`, by that name or its upper-case macro `DGEMM`)
 
 Declarations only: a `void` definition (a body follows) is left alone, since
 making it int needs return statements (scripts/scipy/patches/ does those).
@@ -40,14 +43,17 @@ def close_paren(text, i):
     return -1
 
 
-def fix(text):
+def fix(text, decl=DECL):
     out, pos, n = [], 0, 0
-    for m in DECL.finditer(text):
-        name_open = m.end() - 1
-        after_name = close_paren(text, name_open)
-        if after_name < 0:
-            continue
-        k = after_name
+    for m in decl.finditer(text):
+        if m.group(2).rstrip().endswith("("):  # BLAS_FUNC(name)(...)
+            name_open = m.end() - 1
+            after_name = close_paren(text, name_open)
+            if after_name < 0:
+                continue
+            k = after_name
+        else:  # plain name: the parameter list follows
+            k = m.end()
         while k < len(text) and text[k] in " \t\\\n":
             k += 1
         if k >= len(text) or text[k] != "(":
@@ -81,11 +87,27 @@ def files(paths):
 
 
 def main():
+    args = sys.argv[1:]
+    decls = [DECL]
+    if args[:1] == ["--names"]:
+        names = set()
+        for line in open(args[1]):
+            sym = line.strip()
+            if sym.endswith("_") and re.fullmatch(r"[a-z][a-z0-9_]*_", sym):
+                names.add(sym)
+                names.add(sym[:-1].upper())
+        args = args[2:]
+        if names:
+            alt = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+            decls.append(re.compile(r"\bvoid(\s+)(%s)\b(?=\s*\()" % alt))
     total = 0
-    for f in files(sys.argv[1:]):
+    for f in files(args):
         with open(f, encoding="utf-8", errors="surrogateescape") as fh:
             text = fh.read()
-        new, n = fix(text)
+        new, n = text, 0
+        for d in decls:
+            new, k = fix(new, d)
+            n += k
         if n:
             with open(f, "w", encoding="utf-8", errors="surrogateescape") as fh:
                 fh.write(new)
