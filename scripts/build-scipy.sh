@@ -315,9 +315,15 @@ while read -r m init; do entries+=("${m//\//.}=$init"); done < "$W/modules-init.
 "$ROOT/scripts/numpy/extmod/gen-extmod.sh" _pybox_ext_scipy "$W/_pybox_ext_scipy.c" "${entries[@]}"
 $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES $PYINC \
   -ffile-prefix-map="$BUILD"=/pybox-build -I"$ROOT/scripts/numpy/extmod" -c "$W/_pybox_ext_scipy.c" -o "$W/_pybox_ext_scipy.o"
+# C++ thread_local objects with destructors (uarray) call
+# __cxa_thread_atexit, which the thread-less libc++abi lacks
+# (scripts/scipy/cxa_thread_atexit.c).
+$CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES \
+  -c "$HERE/cxa_thread_atexit.c" -o "$W/cxa_thread_atexit.o"
 {
   echo "CREATE $PREFIX/lib/libscipy.a"
   echo "ADDMOD $W/_pybox_ext_scipy.o"
+  echo "ADDMOD $W/cxa_thread_atexit.o"
   awk -v sb="$SB" '$1=="obj"{print "ADDMOD " sb "/" $2} $1=="lib"{print "ADDLIB " sb "/" $2}' "$SB/pybox-inputs.txt"
   echo "SAVE"; echo "END"
 } > "$W/libscipy.mri"
