@@ -203,6 +203,8 @@ cat > "$W/f77.json" <<JSON
  "cflags": ["$OPT_CFLAGS", $(printf '"%s", ' $WASM_FEATURES)"-ffile-prefix-map=$BUILD=/pybox-build", "-w"],
  "f2c": "f2c", "f2c_include": "$W/f2c-include"}
 JSON
+# scipy.fft's pocketfft: no worker threads (it would include pthread.h), as
+# numpy's (-DPOCKETFFT_NO_MULTITHREADING in SC_CXXFLAGS below).
 # C++: clang-22, wasm exceptions (standard encoding), the exception-enabled
 # libc++ headers; linked with wasm-ld 19 (no lld-22 here; meson only needs
 # to find a linker, the modules are never linked by meson).
@@ -229,7 +231,7 @@ PY
 SC_CFLAGS="$PYINC $OPT_CFLAGS $WASM_FEATURES -ffile-prefix-map=$BUILD=/pybox-build"
 # C files: f2py's modules share numpy's API pointer (scripts/scipy/f2py_shared_api.h).
 SC_CFLAGS_C="$SC_CFLAGS -include $HERE/f2py_shared_api.h"
-SC_CXXFLAGS="$SC_CFLAGS -I$SJLJ -mllvm -wasm-enable-sjlj -Xclang -fexternc-nounwind -Drestrict=__restrict -include $ROOT/scripts/matplotlib/nothreads.h -Wno-unknown-warning-option"
+SC_CXXFLAGS="$SC_CFLAGS -I$SJLJ -mllvm -wasm-enable-sjlj -Xclang -fexternc-nounwind -Drestrict=__restrict -DPOCKETFFT_NO_MULTITHREADING -include $ROOT/scripts/matplotlib/nothreads.h -Wno-unknown-warning-option"
 export PYTHONPATH=$W/npshim
 (cd "$SRC" && meson setup "$SB" --cross-file "$W/cross.txt" \
   -Dbuildtype=release -Db_ndebug=if-release \
@@ -304,6 +306,17 @@ gen=$(cd "$SB" && ninja -t targets all | awk -F: '{print $1}' \
   | grep -E '^scipy/.*(module\.c|_blas_subroutines\.h|_lapack_subroutines\.h)$' || true)
 (cd "$SB" && ninja $gen) > "$BUILD/scipy-ninja.log" 2>&1 || { tail -40 "$BUILD/scipy-ninja.log"; exit 1; }
 (cd "$SB" && python3 "$HERE/int-subroutines.py" --names "$W/fortran-symbols.txt" $gen) > "$W/int-subroutines-generated.txt"
+# cython_lapack's chla_transtype (a CHARACTER function) and xerbla_array
+# (hidden CHARACTER length) have other types in OpenBLAS: scipy's
+# declarations are replaced by wrappers (scripts/scipy/lapack_char_fixes.h).
+# Unfixed, the calls made python.wasm invalid ("type mismatch on call").
+lh=$SB/scipy/linalg/_lapack_subroutines.h
+sed -i -e '/^char BLAS_FUNC(chla_transtype)(int \*trans);$/d' \
+  -e '/^int BLAS_FUNC(xerbla_array)(char \*srname_array, int \*srname_len, int \*info);$/d' "$lh"
+if grep -q 'chla_transtype\|xerbla_array' "$lh"; then
+  echo "$lh: chla_transtype/xerbla_array declared differently: revisit build-scipy.sh" >&2; exit 1
+fi
+echo "#include \"$HERE/lapack_char_fixes.h\"" >> "$lh"
 
 log "scipy: compile"
 (cd "$SB" && ninja -k 0 -j"$JOBS" $(awk '{print $2}' "$SB/pybox-inputs.txt")) >> "$BUILD/scipy-ninja.log" 2>&1 \
