@@ -373,6 +373,10 @@ for src, rel in todo:
 print(f"{len(todo)} files", file=sys.stderr)
 PY
 cp "$SRC/LICENSE.txt" "$SP/scipy/LICENSE.txt"
+# scipy's vendored array_api_compat clones the numpy module attribute by
+# attribute, which imports numpy.f2py (left out by build-numpy.sh): its
+# Python files are added when scipy is bundled.
+(cd "$NPSRC" && find numpy/f2py -name '*.py' -not -path '*/tests/*' -print0 | sort -z | xargs -0 cp --parents -t "$SP")
 cp "$ROOT/scripts/numpy/extmod/_pybox_extfinder.py" "$ROOT/scripts/numpy/extmod/pybox-ext.pth" "$SP/"
 
 # OpenBLAS after scipy (static archives resolve left to right), libf2c for
