@@ -25,9 +25,10 @@ apt-get update -q
 # standard wasm exception-handling encoding that wazero runs; LLVM 19 only
 # emits the legacy one. libc++ for numpy's C++ parts.
 # tcl: SQLite generates its amalgamation with tclsh (scripts/build-sqlite.sh).
+# f2c: scipy's Fortran 77 is translated to C (scripts/scipy/wasm-f77.py).
 apt-get install -y -q --no-install-recommends \
   clang-19 lld-19 llvm-19 wasi-libc libclang-rt-19-dev-wasm32 \
   clang-22 libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 \
   python3.11 python3.11-dev python3.11-venv python3-pip dpkg-dev make cmake ninja-build pkg-config \
-  zstd xz-utils bzip2 ca-certificates file tcl
+  zstd xz-utils bzip2 ca-certificates file tcl f2c
 echo "toolchain ready: $(clang-19 --version | head -1)"

@@ -20,7 +20,7 @@ def main():
     with open(f"{builddir}/build.ninja") as f:
         lines = f.read().replace("$\n", "").splitlines()
     for i, line in enumerate(lines):
-        m = re.match(r"build (\S+\.so): \S*LINKER (.*)", line)
+        m = re.match(r"build (\S+\.so): \S*LINKER(?:_RSP)? (.*)", line)
         if not m:
             continue
         explicit = m.group(2).split(" | ")[0].split(" || ")[0].split()
