@@ -169,6 +169,7 @@ func TestBundledPackages(t *testing.T) {
 			"mock socket ('127.0.0.1', 80) True",
 			"socket getsockname True", "socket getpeername True", "socket listen True",
 			"socket setsockopt True", "socket recvfrom True", "socket sendmsg True",
+			"process_time True True True",
 		}},
 		{"matplotlib_basics.py", []string{
 			"backend Agg", "png True True", "svg True pdf b'%PDF-'",

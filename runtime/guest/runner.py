@@ -753,6 +753,43 @@ def _patch_utime():
 _patch_utime()
 
 
+# --- time.process_time -------------------------------------------------------
+# python.wasm's process_time reads times(), which WASI cannot serve: every
+# call returned the same constant (9223372036.854776), so a delta was 0 and
+# code timing itself with process_time measured nothing; clock_gettime of
+# CLOCK_PROCESS_CPUTIME_ID is EINVAL. The sandbox has no CPU clock. Its
+# interpreter runs on one thread and only this program, so its monotonic
+# time is the closest measure: a difference of two calls (the only thing
+# process_time promises) times the code, waits in host calls (file reads,
+# fetches) included. get_clock_info says which clock answers.
+def _patch_process_time():
+    import time
+    real_info = time.get_clock_info
+
+    def process_time():
+        """Process time for profiling: in the pybox sandbox, the monotonic
+        clock (no CPU clock reaches it); only differences are meaningful."""
+        return time.monotonic()
+
+    def process_time_ns():
+        """Process time for profiling as nanoseconds: in the pybox sandbox,
+        the monotonic clock; only differences are meaningful."""
+        return time.monotonic_ns()
+
+    def get_clock_info(name, /):
+        """Get information of the specified clock."""
+        if name == "process_time":
+            info = real_info("monotonic")
+            info.implementation = "monotonic (pybox: the sandbox has no CPU clock)"
+            return info
+        return real_info(name)
+
+    time.process_time, time.process_time_ns, time.get_clock_info = process_time, process_time_ns, get_clock_info
+
+
+_patch_process_time()
+
+
 # --- Permission bits ------------------------------------------------------
 # WASI's file status has no permission bits and WASI has no chmod: in
 # python.wasm, os.stat(p).st_mode was 0o100000 for every file and os.chmod

@@ -114,3 +114,11 @@ for base in ("/work", "/tmp"):
         names += ["a", "plain", "plain.txt"]
     bits = [oct(stat.S_IMODE(os.stat(base + "/" + p).st_mode)) for p in names]
     print("modes", base, " ".join(bits))
+
+# time.process_time: a difference of two calls measures the code between
+# them (python.wasm returned one constant, so every difference was 0).
+import time
+t0, n0 = time.process_time(), time.process_time_ns()
+sum(range(2_000_000))
+d, dn = time.process_time() - t0, time.process_time_ns() - n0
+print("process_time", 0 < d < 60, 0 < dn < 60e9, time.get_clock_info("process_time").monotonic)
