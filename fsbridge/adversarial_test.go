@@ -401,15 +401,33 @@ t('renroot', lambda: os.rename('/work', '/work2'))
 t('rootw', lambda: put('/', 'x'))
 t('dev', lambda: read('/dev/null'))
 t('devw', lambda: put('/dev/null', 'discarded'))
-t('devzero', lambda: read('/dev/zero'))
+t('devzero', lambda: open('/dev/zero', 'rb').read(4))
+t('devrand', lambda: len(open('/dev/urandom', 'rb').read(4096)))
+t('devtty', lambda: os.open('/dev/tty', os.O_RDWR))
+t('devnew', lambda: put('/dev/new', 'x'))
+t('devmkdir', lambda: os.mkdir('/dev/sub'))
+t('devrm', lambda: os.remove('/dev/null'))
 t('proc', lambda: read('/proc/self/environ'))
 t('trailing', lambda: read('/data/a.csv/'))
 `,
 			want: map[string]string{
 				"emptyname": "IsADirectoryError", "root": "OSError EROFS",
 				"renroot": "PermissionError", "rootw": "IsADirectoryError",
-				"dev": "OK ''", "devw": "OK 9", "devzero": "FileNotFoundError ENOENT",
+				"dev": "OK ''", "devw": "OK 9", "devzero": "OK b'\\x00\\x00\\x00\\x00'",
+				"devrand": "OK 4096", "devtty": "FileNotFoundError ENOENT", "devnew": "PermissionError",
+				"devmkdir": "PermissionError", "devrm": "PermissionError",
 				"proc": "FileNotFoundError ENOENT", "trailing": "NotADirectoryError",
+			},
+			// A device the sandbox lacks is missing, as on a machine
+			// without that node: ENOENT that says so, and no refusal
+			// (getpass tries /dev/tty first; it printed one).
+			explain: map[string]string{"/dev/tty": "no such device: /dev/tty (the sandbox's /dev has null, random, urandom, zero)"},
+			check: func(t *testing.T) {
+				for _, d := range sb.Denials() {
+					if strings.Contains(d.Message, "/dev/tty") {
+						t.Errorf("opening /dev/tty recorded a refusal: %s", d.Message)
+					}
+				}
 			},
 		},
 	}

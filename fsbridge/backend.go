@@ -104,6 +104,13 @@ const (
 	hostDirMode  fs.FileMode = 0o777
 )
 
+// The modes of files and folders the guest creates in /tmp (memBackend):
+// the same less the sandbox's umask, 022.
+const (
+	memFileMode fs.FileMode = 0o644
+	memDirMode  fs.FileMode = 0o755
+)
+
 func (b *rootBackend) remove(name string) error            { return b.root.Remove(name) }
 func (b *rootBackend) rename(from, to string) error        { return b.root.Rename(from, to) }
 func (b *rootBackend) chmod(n string, m fs.FileMode) error { return b.root.Chmod(n, m) }
@@ -314,6 +321,11 @@ func (b *memBackend) open(name string, flag int, perm fs.FileMode) (afero.File, 
 			return nil, err
 		}
 	}
+	// WASI has no file modes (wazero asks for 0600 whatever the guest
+	// wanted): a new file gets 0666 less the sandbox's umask 022, as
+	// rootBackend's do through the host's umask. The runner sets the bits
+	// a guest asks for explicitly (os.open(p, flags, 0o600)) afterwards.
+	perm = memFileMode
 	// MemMapFs hands out a read-only handle only for exactly O_RDONLY;
 	// access modes are enforced by the sys.File adapter anyway.
 	f, err := b.fs.OpenFile(memName(name), flag&^os.O_APPEND, perm)
@@ -349,7 +361,8 @@ func (b *memBackend) mkdir(name string, perm fs.FileMode) error {
 	if err := b.parentDir("mkdir", name); err != nil {
 		return err
 	}
-	return b.fs.Mkdir(memName(name), perm)
+	_ = perm // as for files: WASI asks for 0700 whatever the guest wanted
+	return b.fs.Mkdir(memName(name), memDirMode)
 }
 
 func (b *memBackend) remove(name string) error {

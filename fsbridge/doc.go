@@ -18,6 +18,9 @@
 //   - virtual folders (VirtualMount, e.g. /network): reading a file calls
 //     the operator's Fetcher (HTTPFetcher: an allowlist of URLs) — the
 //     guest's only network;
+//   - /dev: null, zero, random and urandom, made in the host process
+//     (devices.go; none reaches a host device); other names under /dev are
+//     missing (ENOENT, not a refusal), as on a machine without that node;
 //   - everything else does not exist for the guest, and any attempt to use
 //     it is refused.
 //
@@ -32,7 +35,7 @@
 // the same budget); a /tmp write counts the chunks it allocates; a
 // copy-on-write copy-up counts the bytes it copies; an upload counts as it
 // is written (it is held in memory until sent); every open descriptor,
-// /dev/null and folders included, takes an open-files slot; /tmp never
+// devices and folders included, takes an open-files slot; /tmp never
 // holds more than one run may write.
 //
 // # What fsbridge must never do

@@ -156,7 +156,7 @@ with open('/output/o.txt', 'w') as f:
     f.write('out')
 print(os.path.exists('/etc/passwd'))
 `)
-	want := "['data', 'output', 'src', 'tmp', 'usr', 'work']\n1,2\n['a.csv', 'abs_out', 'dir_out', 'in_link', 'rel_out', 'sub']\ntmp\nFalse\n"
+	want := "['data', 'dev', 'output', 'src', 'tmp', 'usr', 'work']\n1,2\n['a.csv', 'abs_out', 'dir_out', 'in_link', 'rel_out', 'sub']\ntmp\nFalse\n"
 	if out != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
 	}

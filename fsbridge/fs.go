@@ -122,7 +122,12 @@ func (s *Sandbox) synthDir(g string) experimentalsys.File {
 		list: func() ([]experimentalsys.Dirent, error) {
 			var out []experimentalsys.Dirent
 			for _, n := range s.synth[g] {
-				out = append(out, experimentalsys.Dirent{Name: n, Ino: hash64("synthetic:" + path.Join(g, n)), Type: fs.ModeDir})
+				p := path.Join(g, n)
+				if d, ok := devices[p]; ok {
+					out = append(out, experimentalsys.Dirent{Name: n, Ino: d.stat.Ino, Type: d.stat.Mode.Type()})
+					continue
+				}
+				out = append(out, experimentalsys.Dirent{Name: n, Ino: hash64("synthetic:" + p), Type: fs.ModeDir})
 			}
 			return out, nil
 		},
@@ -155,14 +160,17 @@ func (f *sandboxFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileM
 	if write {
 		op = "write"
 	}
-	if m == nil && g == devNull {
-		release, err := s.acquireOpen(g)
-		if err != nil {
-			return nil, s.fail(err)
-		}
-		return &nullFile{release: release}, 0
-	}
 	if m == nil {
+		if d, ok := devices[g]; ok {
+			if dirOnly {
+				return nil, experimentalsys.ENOTDIR
+			}
+			release, err := s.acquireOpen(g)
+			if err != nil {
+				return nil, s.fail(err)
+			}
+			return &devFile{dev: d, release: release}, 0
+		}
 		if s.isSynth(g) {
 			if write {
 				return nil, experimentalsys.EISDIR
@@ -184,6 +192,9 @@ func (f *sandboxFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileM
 			return d, 0
 		}
 		if !write && (quietProbes[g] || pseudoFile(g)) {
+			return nil, experimentalsys.ENOENT
+		}
+		if absentDevice(g, flag) {
 			return nil, experimentalsys.ENOENT
 		}
 		return nil, s.fail(s.outside(op, g))
@@ -214,8 +225,11 @@ func (f *sandboxFS) stat(p string, follow bool) (wsys.Stat_t, experimentalsys.Er
 	if err != nil {
 		return wsys.Stat_t{}, s.fail(err)
 	}
-	if m == nil && g == devNull {
-		return nullStat, 0
+	if d, ok := devices[g]; ok && m == nil {
+		if dirOnly {
+			return wsys.Stat_t{}, experimentalsys.ENOTDIR
+		}
+		return d.stat, 0
 	}
 	if m == nil {
 		if s.isSynth(g) {
@@ -449,39 +463,4 @@ func (f *sandboxFS) ExplainUnnamed() (string, bool) { return f.r.explainUnnamed(
 func pseudoFile(g string) bool {
 	base := path.Base(g)
 	return len(base) > 2 && strings.HasPrefix(base, "<") && strings.HasSuffix(base, ">")
-}
-
-// devNull is the guest's /dev/null: reads are empty and writes vanish.
-// Code and libraries open os.devnull to discard output; it reveals and
-// reaches nothing on the host.
-const devNull = "/dev/null"
-
-var nullStat = wsys.Stat_t{Dev: hash64("dev:null"), Ino: 1, Mode: fs.ModeDevice | fs.ModeCharDevice | 0o666, Nlink: 1}
-
-// nullFile is an open /dev/null. It holds an open-files slot until closed.
-type nullFile struct {
-	experimentalsys.UnimplementedFile
-	release func()
-}
-
-func (nullFile) Dev() (uint64, experimentalsys.Errno)             { return nullStat.Dev, 0 }
-func (nullFile) Ino() (wsys.Inode, experimentalsys.Errno)         { return nullStat.Ino, 0 }
-func (nullFile) IsDir() (bool, experimentalsys.Errno)             { return false, 0 }
-func (nullFile) IsAppend() bool                                   { return false }
-func (nullFile) SetAppend(bool) experimentalsys.Errno             { return 0 }
-func (nullFile) Stat() (wsys.Stat_t, experimentalsys.Errno)       { return nullStat, 0 }
-func (nullFile) Read([]byte) (int, experimentalsys.Errno)         { return 0, 0 }
-func (nullFile) Pread([]byte, int64) (int, experimentalsys.Errno) { return 0, 0 }
-func (nullFile) Seek(int64, int) (int64, experimentalsys.Errno)   { return 0, 0 }
-func (nullFile) Write(b []byte) (int, experimentalsys.Errno)      { return len(b), 0 }
-func (nullFile) Pwrite(b []byte, _ int64) (int, experimentalsys.Errno) {
-	return len(b), 0
-}
-func (nullFile) Truncate(int64) experimentalsys.Errno       { return 0 }
-func (nullFile) Sync() experimentalsys.Errno                { return 0 }
-func (nullFile) Datasync() experimentalsys.Errno            { return 0 }
-func (nullFile) Utimens(int64, int64) experimentalsys.Errno { return 0 }
-func (f *nullFile) Close() experimentalsys.Errno {
-	f.release() // gives the slot back once, however often it is called
-	return 0
 }

@@ -90,3 +90,30 @@ print('copytree', m('/work/tree/main.py'), m('/work/tree/keep.txt'), m('/tmp/tre
 		}
 	}
 }
+
+// Files and folders the guest creates in /tmp get the modes umask 022
+// gives on Linux (they were 0o600 and 0o700, WASI's fixed request; host
+// folders follow the host's umask, see TestCreatedModesFollowUmask), and an
+// explicit mode (mkstemp's 0o600, mkdtemp's 0o700) is kept on every
+// writable mount.
+func TestGuestModesOfNewFiles(t *testing.T) {
+	w := newWorld(t)
+	sb := newSandbox(t, w.policy())
+	out := pyOK(t, sb, `
+import os, stat, tempfile
+def m(p):
+    return oct(stat.S_IMODE(os.stat(p).st_mode))
+open('/tmp/plain.txt', 'w').close()
+os.mkdir('/tmp/plain_dir')
+print('tmp', m('/tmp/plain.txt'), m('/tmp/plain_dir'))
+for base in ('/work', '/src', '/tmp', '/output'):
+    fd, private = tempfile.mkstemp(dir=base)
+    os.close(fd)
+    print(base, m(private), m(tempfile.mkdtemp(dir=base)))
+`)
+	for _, want := range []string{"tmp 0o644 0o755\n", "/work 0o600 0o700\n", "/src 0o600 0o700\n", "/tmp 0o600 0o700\n", "/output 0o600 0o700\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("want %q in:\n%s", want, out)
+		}
+	}
+}

@@ -130,6 +130,7 @@ func New(p Policy) (*Sandbox, error) {
 		}
 	}
 	s.synth[bundleGuest] = nil
+	s.addDevices()
 	ok = true
 	return s, nil
 }
@@ -298,6 +299,9 @@ func (r *runRec) explain(guestPath string) (string, bool) {
 			return d.Message, true
 		}
 		return "", false
+	}
+	if m, _ := s.mountFor(p); m == nil && strings.HasPrefix(p, devFolder+"/") && devices[p] == nil {
+		return fmt.Sprintf("no such device: %s (the sandbox's /dev has %s)", p, deviceNames()), true
 	}
 	if m, _ := s.mountFor(p); m == nil && !s.isSynth(p) && !guestWithin(p, bundleGuest) {
 		return fmt.Sprintf("access denied: %s is outside every mount (%s)", p, strings.Join(s.guestPaths(nil), ", ")), true

@@ -67,3 +67,16 @@ func TestCLISyntaxErrorWithoutRefusalNoise(t *testing.T) {
 		t.Errorf("refusal noise:\n%s", r.stderr)
 	}
 }
+
+// getpass reads the password from stdin without a refusal line: it tries
+// /dev/tty first, which the sandbox does not have (a missing device, not
+// a refused write; it printed "pybox: refused: write denied: /dev/tty").
+func TestCLIGetpassWithoutRefusalNoise(t *testing.T) {
+	r := pybox(t, "hunter2\n", "run", "-c", "import getpass; print('got', getpass.getpass('pw: '))")
+	if r.code != 0 || !strings.Contains(r.stdout, "got hunter2") {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stderr, "refused") {
+		t.Errorf("refusal noise:\n%s", r.stderr)
+	}
+}
