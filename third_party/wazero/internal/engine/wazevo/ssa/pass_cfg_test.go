@@ -1,6 +1,8 @@
 package ssa
 
 import (
+	"math/rand"
+	"slices"
 	"sort"
 	"testing"
 
@@ -840,5 +842,83 @@ func TestDominatorTree(t *testing.T) {
 				require.Equal(t, exp.id, c.exp, "LCA(%d, %d)", c.a, c.b)
 			}
 		})
+	}
+}
+
+// TestDominatorTree_sparseTableOnDemand checks that passBuildDominatorTree
+// leaves the Euler tour and the sparse table to the first LCA query (pybox
+// patch 0020), and that a later function's tree is built from scratch.
+func TestDominatorTree_sparseTableOnDemand(t *testing.T) {
+	b := constructGraphFromEdges(edgesCase{0: {1, 2}, 1: {3}, 2: {3}})
+	passCalculateImmediateDominators(b)
+	passBuildDominatorTree(b)
+	require.Equal(t, 0, len(b.sparseTree.table))
+	require.Equal(t, 0, len(b.sparseTree.euler))
+
+	require.Equal(t, BasicBlockID(0), b.LowestCommonAncestor(b.basicBlocksPool.View(1), b.basicBlocksPool.View(3)).ID())
+	require.Equal(t, 7, len(b.sparseTree.euler))
+	require.True(t, len(b.sparseTree.table) > 0)
+
+	// The next function: 0 -> 1 -> 2, 1 -> 3; LCA(2, 3) is 1 now.
+	b.Init(&Signature{})
+	for range 4 {
+		b.AllocateBasicBlock()
+	}
+	blk := func(id int) *basicBlock { return b.basicBlocksPool.View(id) }
+	blk(1).addPred(blk(0), &Instruction{})
+	blk(2).addPred(blk(1), &Instruction{})
+	blk(3).addPred(blk(1), &Instruction{})
+	passCalculateImmediateDominators(b)
+	passBuildDominatorTree(b)
+	require.Equal(t, BasicBlockID(1), b.LowestCommonAncestor(blk(2), blk(3)).ID())
+}
+
+// TestDominatorTree_lcaMatchesIdomWalk compares every LCA query on random
+// CFGs with a walk up the immediate dominators.
+func TestDominatorTree_lcaMatchesIdomWalk(t *testing.T) {
+	rnd := rand.New(rand.NewSource(20))
+	for iter := 0; iter < 200; iter++ {
+		n := 1 + rnd.Intn(70)
+		edges := edgesCase{}
+		for i := 1; i < n; i++ {
+			// A spanning tree from block 0 keeps every block reachable.
+			from := BasicBlockID(rnd.Intn(i))
+			edges[from] = append(edges[from], BasicBlockID(i))
+		}
+		for e := rnd.Intn(2 * n); e > 0; e-- {
+			from, to := BasicBlockID(rnd.Intn(n)), BasicBlockID(1+rnd.Intn(max(n-1, 1)))
+			if int(to) < n && !slices.Contains(edges[from], to) {
+				edges[from] = append(edges[from], to)
+			}
+		}
+		b := constructGraphFromEdges(edges)
+		passCalculateImmediateDominators(b)
+		passBuildDominatorTree(b)
+		depth := func(x *basicBlock) int {
+			d := 0
+			for x != b.entryBlk() {
+				x, d = b.dominators[x.id], d+1
+			}
+			return d
+		}
+		walk := func(x, y *basicBlock) *basicBlock {
+			for dx, dy := depth(x), depth(y); dx != dy; {
+				if dx > dy {
+					x, dx = b.dominators[x.id], dx-1
+				} else {
+					y, dy = b.dominators[y.id], dy-1
+				}
+			}
+			for x != y {
+				x, y = b.dominators[x.id], b.dominators[y.id]
+			}
+			return x
+		}
+		for u := 0; u < n; u++ {
+			for v := 0; v < n; v++ {
+				x, y := b.basicBlocksPool.View(u), b.basicBlocksPool.View(v)
+				require.Equal(t, walk(x, y).ID(), b.LowestCommonAncestor(x, y).ID(), "iter %d: LCA(%d, %d)", iter, u, v)
+			}
+		}
 	}
 }
