@@ -187,6 +187,8 @@ type builder struct {
 
 	// loopNestingForestRoots are the roots of the loop nesting forest.
 	loopNestingForestRoots []BasicBlock
+	// loopHeaderOf is passBuildLoopNestingForest's cache, indexed by block ID.
+	loopHeaderOf []*basicBlock
 
 	// The followings are used for optimization passes/deterministic compilation.
 	instStack       []*Instruction

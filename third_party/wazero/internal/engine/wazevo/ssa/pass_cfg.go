@@ -159,11 +159,27 @@ func subPassLoopDetection(b *builder) {
 			if pred.invalid {
 				continue
 			}
-			if b.isDominatedBy(pred, blk) {
+			if dominatedInReversePostOrder(b.dominators, pred, blk) {
 				blk.loopHeader = true
 			}
 		}
 	}
+}
+
+// dominatedInReversePostOrder reports whether n is dominated by d, as
+// builder.isDominatedBy does, right after passCalculateImmediateDominators
+// numbered the blocks in reverse postorder.
+//
+// pybox patch 0022: a block's dominators come before it in that order, so
+// going up n's dominators stops at the first one numbered below d instead of
+// at the entry block. isDominatedBy walked up to the entry for every edge
+// that is not a back edge, the most common answer, which made loop detection
+// quadratic in the depth of the dominator tree.
+func dominatedInReversePostOrder(doms []*basicBlock, n, d *basicBlock) bool {
+	for n != d && n.reversePostOrder > d.reversePostOrder {
+		n = doms[n.id]
+	}
+	return n == d
 }
 
 // buildLoopNestingForest builds the loop nesting forest for the function.
@@ -171,11 +187,32 @@ func subPassLoopDetection(b *builder) {
 func passBuildLoopNestingForest(b *builder) {
 	ent := b.entryBlk()
 	doms := b.dominators
+	// pybox patch 0022: headers[id] caches, for a block that is neither a
+	// loop header nor the entry, the first block up its dominator chain that
+	// is one, so that each chain is walked once instead of once per block
+	// below it.
+	headers := b.loopHeaderOf
+	if n := b.basicBlocksPool.Allocated(); cap(headers) < n {
+		headers = make([]*basicBlock, n)
+	} else {
+		headers = headers[:n]
+		clear(headers)
+	}
+	stack := b.blkStack2[:0]
 	for _, blk := range b.reversePostOrderedBasicBlocks {
 		n := doms[blk.id]
 		for !n.loopHeader && n != ent {
+			if h := headers[n.id]; h != nil {
+				n = h
+				break
+			}
+			stack = append(stack, n)
 			n = doms[n.id]
 		}
+		for _, m := range stack {
+			headers[m.id] = n
+		}
+		stack = stack[:0]
 
 		if n == ent && blk.loopHeader {
 			b.loopNestingForestRoots = append(b.loopNestingForestRoots, blk)
@@ -184,6 +221,7 @@ func passBuildLoopNestingForest(b *builder) {
 			n.loopNestingForestChildren = n.loopNestingForestChildren.Append(&b.varLengthBasicBlockPool, blk)
 		}
 	}
+	b.loopHeaderOf, b.blkStack2 = headers, stack
 
 	if wazevoapi.SSALoggingEnabled {
 		for _, root := range b.loopNestingForestRoots {

@@ -922,3 +922,99 @@ func TestDominatorTree_lcaMatchesIdomWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopDetectionAndForest_matchDominatorWalks compares loop headers and
+// the loop nesting forest on random CFGs with the definitions they
+// implement (pybox patch 0022 leaves out walks whose answer is known): a
+// block is a loop header if a predecessor is dominated by it, and a block's
+// parent in the forest is the nearest strict dominator that is a loop header.
+func TestLoopDetectionAndForest_matchDominatorWalks(t *testing.T) {
+	rnd := rand.New(rand.NewSource(22))
+	for iter := 0; iter < 300; iter++ {
+		n := 2 + rnd.Intn(80)
+		edges := edgesCase{}
+		for i := 1; i < n; i++ {
+			from := BasicBlockID(rnd.Intn(i))
+			edges[from] = append(edges[from], BasicBlockID(i))
+		}
+		for e := rnd.Intn(2 * n); e > 0; e-- {
+			from, to := BasicBlockID(rnd.Intn(n)), BasicBlockID(1+rnd.Intn(n-1))
+			if !slices.Contains(edges[from], to) {
+				edges[from] = append(edges[from], to)
+			}
+		}
+		b := constructGraphFromEdges(edges)
+		passCalculateImmediateDominators(b)
+		passBuildLoopNestingForest(b)
+
+		ent := b.entryBlk()
+		dominated := func(n, d *basicBlock) bool {
+			for n != d && n != ent {
+				n = b.dominators[n.id]
+			}
+			return n == d
+		}
+		parent := map[BasicBlockID]BasicBlockID{}
+		for _, blk := range b.reversePostOrderedBasicBlocks {
+			header := false
+			for _, p := range blk.preds {
+				header = header || dominated(p.blk, blk)
+			}
+			require.Equal(t, header, blk.loopHeader, "iter %d: blk%d", iter, blk.id)
+			for _, c := range blk.loopNestingForestChildren.View() {
+				parent[c.ID()] = blk.id
+			}
+		}
+		roots := map[BasicBlockID]bool{}
+		for _, r := range b.loopNestingForestRoots {
+			roots[r.ID()] = true
+		}
+		for _, blk := range b.reversePostOrderedBasicBlocks {
+			h := b.dominators[blk.id]
+			for !h.loopHeader && h != ent {
+				h = b.dominators[h.id]
+			}
+			got, ok := parent[blk.id]
+			switch {
+			case h != ent:
+				require.True(t, ok, "iter %d: blk%d has no parent", iter, blk.id)
+				require.Equal(t, h.id, got, "iter %d: parent of blk%d", iter, blk.id)
+			default:
+				require.False(t, ok, "iter %d: blk%d has parent %d", iter, blk.id, got)
+				require.Equal(t, blk.loopHeader, roots[blk.id], "iter %d: blk%d as a root", iter, blk.id)
+			}
+		}
+	}
+}
+
+// BenchmarkLoopDetectionAndForest_deepDominatorTree is a chain of 4,000
+// if-then diamonds with a loop around each: a dominator tree 8,000 deep.
+// Walking up the dominators from every block and for every edge made these
+// passes quadratic in the depth (before pybox patch 0022). The iterative
+// depth-first search of passCalculateImmediateDominators numbers each
+// diamond's middle block after the rest of the chain, so its edge to the
+// join is not a back edge by number and still needs a (now short) walk.
+func BenchmarkLoopDetectionAndForest_deepDominatorTree(b *testing.B) {
+	const diamonds = 4000
+	edges := edgesCase{}
+	for i := 0; i < diamonds; i++ {
+		head := BasicBlockID(3 * i)
+		edges[head] = []BasicBlockID{head + 1, head + 2}
+		edges[head+1] = []BasicBlockID{head + 2}
+		edges[head+2] = []BasicBlockID{head + 3, head} // on to the next, or back
+	}
+	edges[3*diamonds] = nil
+	bld := constructGraphFromEdges(edges)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := 0; j <= 3*diamonds; j++ {
+			blk := bld.basicBlocksPool.View(j)
+			blk.loopHeader, blk.visited, blk.reversePostOrder = false, 0, -1
+			blk.loopNestingForestChildren = basicBlockVarLengthNil
+		}
+		bld.loopNestingForestRoots = bld.loopNestingForestRoots[:0]
+		bld.varLengthBasicBlockPool.Reset()
+		passCalculateImmediateDominators(bld)
+		passBuildLoopNestingForest(bld)
+	}
+}
