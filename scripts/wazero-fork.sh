@@ -27,6 +27,7 @@ TESTED=(
   internal/engine/wazevo
   internal/engine/wazevo/backend
   internal/engine/wazevo/frontend
+  internal/engine/wazevo/ssa
   internal/engine/wazevo/wazevoapi
   internal/integration_test/engine
   internal/integration_test/spectest/exception-handling

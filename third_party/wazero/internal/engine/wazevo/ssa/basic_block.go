@@ -83,8 +83,6 @@ type (
 		success []*basicBlock
 		// singlePred is the alias to preds[0] for fast lookup, and only set after Seal is called.
 		singlePred *basicBlock
-		// lastDefinitions maps Variable to its last definition in this block.
-		lastDefinitions map[Variable]Value
 		// unknownsValues are used in builder.findValue. The usage is well-described in the paper.
 		unknownValues []unknownValue
 		// invalid is true if this block is made invalid during optimizations.
@@ -272,7 +270,6 @@ func resetBasicBlock(bb *basicBlock) {
 	bb.invalid, bb.sealed = false, false
 	bb.singlePred = nil
 	bb.unknownValues = bb.unknownValues[:0]
-	bb.lastDefinitions = wazevoapi.ResetMap(bb.lastDefinitions)
 	bb.reversePostOrder = -1
 	bb.visited = 0
 	bb.loopNestingForestChildren = basicBlockVarLengthNil

@@ -179,10 +179,16 @@ type builder struct {
 	dominators []*basicBlock
 	sparseTree dominatorSparseTree
 
+	// lastDefinitions holds each variable's last definition in each block
+	// of the function being built (pybox patch 0021).
+	lastDefinitions definitions
+
 	varLengthBasicBlockPool wazevoapi.VarLengthPool[BasicBlock]
 
 	// loopNestingForestRoots are the roots of the loop nesting forest.
 	loopNestingForestRoots []BasicBlock
+	// loopHeaderOf is passBuildLoopNestingForest's cache, indexed by block ID.
+	loopHeaderOf []*basicBlock
 
 	// The followings are used for optimization passes/deterministic compilation.
 	instStack       []*Instruction
@@ -272,6 +278,7 @@ func (b *builder) Init(s *Signature) {
 	b.currentSignature = s
 	b.zeros = [typeEnd]Value{ValueInvalid, ValueInvalid, ValueInvalid, ValueInvalid, ValueInvalid, ValueInvalid}
 	resetBasicBlock(b.returnBlk)
+	b.lastDefinitions.reset()
 	b.instructionsPool.Reset()
 	b.basicBlocksPool.Reset()
 	b.varLengthPool.Reset()
@@ -416,7 +423,7 @@ func (b *builder) InsertInstruction(instr *Instruction) {
 // DefineVariable implements Builder.DefineVariable.
 func (b *builder) DefineVariable(variable Variable, value Value, block BasicBlock) {
 	bb := block.(*basicBlock)
-	bb.lastDefinitions[variable] = value
+	b.lastDefinitions.set(definitionKey(bb.id, variable), value)
 }
 
 // DefineVariableInCurrentBB implements Builder.DefineVariableInCurrentBB.
@@ -460,7 +467,7 @@ func (b *builder) FindValueInLinearPath(variable Variable) Value {
 }
 
 func (b *builder) findValueInLinearPath(variable Variable, blk *basicBlock) Value {
-	if val, ok := blk.lastDefinitions[variable]; ok {
+	if val, ok := b.lastDefinitions.get(definitionKey(blk.id, variable)); ok {
 		return val
 	} else if !blk.sealed {
 		return ValueInvalid
@@ -487,7 +494,8 @@ func (b *builder) MustFindValue(variable Variable) Value {
 //
 // TODO: reimplement this in iterative, not recursive, to avoid stack overflow.
 func (b *builder) findValue(typ Type, variable Variable, blk *basicBlock) Value {
-	if val, ok := blk.lastDefinitions[variable]; ok {
+	key := definitionKey(blk.id, variable)
+	if val, ok := b.lastDefinitions.get(key); ok {
 		// The value is already defined in this block!
 		return val
 	} else if !blk.sealed { // Incomplete CFG as in the paper.
@@ -499,7 +507,7 @@ func (b *builder) findValue(typ Type, variable Variable, blk *basicBlock) Value 
 		if wazevoapi.SSALoggingEnabled {
 			fmt.Printf("adding unknown value placeholder for %s at %d\n", variable, blk.id)
 		}
-		blk.lastDefinitions[variable] = value
+		b.lastDefinitions.set(key, value)
 		blk.unknownValues = append(blk.unknownValues, unknownValue{
 			variable: variable,
 			value:    value,

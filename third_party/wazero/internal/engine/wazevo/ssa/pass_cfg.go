@@ -2,7 +2,7 @@ package ssa
 
 import (
 	"fmt"
-	"math"
+	"math/bits"
 	"strings"
 
 	"github.com/tetratelabs/wazero/internal/engine/wazevo/wazevoapi"
@@ -159,11 +159,27 @@ func subPassLoopDetection(b *builder) {
 			if pred.invalid {
 				continue
 			}
-			if b.isDominatedBy(pred, blk) {
+			if dominatedInReversePostOrder(b.dominators, pred, blk) {
 				blk.loopHeader = true
 			}
 		}
 	}
+}
+
+// dominatedInReversePostOrder reports whether n is dominated by d, as
+// builder.isDominatedBy does, right after passCalculateImmediateDominators
+// numbered the blocks in reverse postorder.
+//
+// pybox patch 0022: a block's dominators come before it in that order, so
+// going up n's dominators stops at the first one numbered below d instead of
+// at the entry block. isDominatedBy walked up to the entry for every edge
+// that is not a back edge, the most common answer, which made loop detection
+// quadratic in the depth of the dominator tree.
+func dominatedInReversePostOrder(doms []*basicBlock, n, d *basicBlock) bool {
+	for n != d && n.reversePostOrder > d.reversePostOrder {
+		n = doms[n.id]
+	}
+	return n == d
 }
 
 // buildLoopNestingForest builds the loop nesting forest for the function.
@@ -171,11 +187,32 @@ func subPassLoopDetection(b *builder) {
 func passBuildLoopNestingForest(b *builder) {
 	ent := b.entryBlk()
 	doms := b.dominators
+	// pybox patch 0022: headers[id] caches, for a block that is neither a
+	// loop header nor the entry, the first block up its dominator chain that
+	// is one, so that each chain is walked once instead of once per block
+	// below it.
+	headers := b.loopHeaderOf
+	if n := b.basicBlocksPool.Allocated(); cap(headers) < n {
+		headers = make([]*basicBlock, n)
+	} else {
+		headers = headers[:n]
+		clear(headers)
+	}
+	stack := b.blkStack2[:0]
 	for _, blk := range b.reversePostOrderedBasicBlocks {
 		n := doms[blk.id]
 		for !n.loopHeader && n != ent {
+			if h := headers[n.id]; h != nil {
+				n = h
+				break
+			}
+			stack = append(stack, n)
 			n = doms[n.id]
 		}
+		for _, m := range stack {
+			headers[m.id] = n
+		}
+		stack = stack[:0]
 
 		if n == ent && blk.loopHeader {
 			b.loopNestingForestRoots = append(b.loopNestingForestRoots, blk)
@@ -184,6 +221,7 @@ func passBuildLoopNestingForest(b *builder) {
 			n.loopNestingForestChildren = n.loopNestingForestChildren.Append(&b.varLengthBasicBlockPool, blk)
 		}
 	}
+	b.loopHeaderOf, b.blkStack2 = headers, stack
 
 	if wazevoapi.SSALoggingEnabled {
 		for _, root := range b.loopNestingForestRoots {
@@ -202,14 +240,30 @@ func printLoopNestingForest(root *basicBlock, depth int) {
 	}
 }
 
+// dominatorSparseTree answers lowest-common-ancestor queries on the
+// dominator tree: an Euler tour of the tree and a sparse table of range
+// minima over the tour's depths.
+//
+// pybox patch 0020: the tour and the table are built on the first query,
+// not by passBuildDominatorTree: only the register allocator asks (a quarter
+// of python.wasm's functions never do). The table is one slice, level after
+// level (level j holds, for each start i, the index of the shallowest tour
+// entry in [i, i+2^j)), instead of a slice per tour entry: building it reads
+// and writes memory in order.
 type dominatorSparseTree struct {
+	// entry is the root of the dominator tree whose child and sibling
+	// links passBuildDominatorTree set; nil once the tour is built.
+	entry        *basicBlock
+	n            int // the number of basic blocks (IDs are below it)
 	time         int32
 	euler        []*basicBlock
 	first, depth []int32
-	table        [][]int32
+	table        []int32
 }
 
-// passBuildDominatorTree builds the dominator tree for the function, and constructs builder.sparseTree.
+// passBuildDominatorTree builds the dominator tree for the function (the child
+// and sibling links of its blocks), and prepares builder.sparseTree to answer
+// LCA queries on it; the sparse table itself is built on the first query.
 func passBuildDominatorTree(b *builder) {
 	// First we materialize the children of each node in the dominator tree.
 	idoms := b.dominators
@@ -229,20 +283,26 @@ func passBuildDominatorTree(b *builder) {
 		}
 	}
 
-	// Reset the state from the previous computation.
-	n := b.basicBlocksPool.Allocated()
 	st := &b.sparseTree
-	st.euler = append(st.euler[:0], make([]*basicBlock, 2*n-1)...)
-	st.first = append(st.first[:0], make([]int32, n)...)
-	for i := range st.first {
-		st.first[i] = -1
-	}
-	st.depth = append(st.depth[:0], make([]int32, 2*n-1)...)
-	st.time = 0
+	st.entry = b.entryBlk()
+	st.n = b.basicBlocksPool.Allocated()
+}
 
-	// Start building the sparse tree.
-	st.eulerTour(b.entryBlk(), 0)
-	st.buildSparseTable()
+// build makes the Euler tour and the sparse table of the dominator tree
+// rooted at dt.entry.
+func (dt *dominatorSparseTree) build() {
+	n := dt.n
+	dt.euler = append(dt.euler[:0], make([]*basicBlock, 2*n-1)...)
+	dt.first = append(dt.first[:0], make([]int32, n)...)
+	for i := range dt.first {
+		dt.first[i] = -1
+	}
+	dt.depth = append(dt.depth[:0], make([]int32, 2*n-1)...)
+	dt.time = 0
+
+	dt.eulerTour(dt.entry, 0)
+	dt.entry = nil
+	dt.buildSparseTable()
 }
 
 func (dt *dominatorSparseTree) eulerTour(node *basicBlock, height int32) {
@@ -264,28 +324,32 @@ func (dt *dominatorSparseTree) eulerTour(node *basicBlock, height int32) {
 	}
 }
 
-// buildSparseTable builds a sparse table for RMQ queries.
+// buildSparseTable builds a sparse table for RMQ queries: level j starts
+// at j*n and holds, for each i with i+2^j <= n, the index of the minimum
+// depth in [i, i+2^j).
 func (dt *dominatorSparseTree) buildSparseTable() {
 	n := len(dt.depth)
-	k := int(math.Log2(float64(n))) + 1
-	table := dt.table
-
-	if n >= len(table) {
-		table = append(table, make([][]int32, n-len(table)+1)...)
+	k := bits.Len(uint(n)) // levels 0..k-1: 2^(k-1) <= n
+	table := dt.table[:0]
+	if cap(table) < k*n {
+		table = make([]int32, k*n)
+	} else {
+		table = table[:k*n]
 	}
-	for i := range table {
-		if len(table[i]) < k {
-			table[i] = append(table[i], make([]int32, k-len(table[i]))...)
-		}
-		table[i][0] = int32(i)
+	level0 := table[:n]
+	for i := range level0 {
+		level0[i] = int32(i)
 	}
-
-	for j := 1; 1<<j <= n; j++ {
-		for i := 0; i+(1<<j)-1 < n; i++ {
-			if dt.depth[table[i][j-1]] < dt.depth[table[i+(1<<(j-1))][j-1]] {
-				table[i][j] = table[i][j-1]
+	depth := dt.depth
+	for j := 1; j < k; j++ {
+		prev, cur := table[(j-1)*n:j*n], table[j*n:(j+1)*n]
+		half := 1 << (j - 1)
+		for i := 0; i+(1<<j) <= n; i++ {
+			l, r := prev[i], prev[i+half]
+			if depth[l] < depth[r] {
+				cur[i] = l
 			} else {
-				table[i][j] = table[i+(1<<(j-1))][j-1]
+				cur[i] = r
 			}
 		}
 	}
@@ -294,17 +358,21 @@ func (dt *dominatorSparseTree) buildSparseTable() {
 
 // rmq performs a range minimum query on the sparse table.
 func (dt *dominatorSparseTree) rmq(l, r int32) int32 {
-	table := dt.table
+	n := int32(len(dt.depth))
 	depth := dt.depth
-	j := int(math.Log2(float64(r - l + 1)))
-	if depth[table[l][j]] <= depth[table[r-(1<<j)+1][j]] {
-		return table[l][j]
+	j := int32(bits.Len32(uint32(r-l+1))) - 1
+	a, b := dt.table[j*n+l], dt.table[j*n+r-(1<<j)+1]
+	if depth[a] <= depth[b] {
+		return a
 	}
-	return table[r-(1<<j)+1][j]
+	return b
 }
 
 // findLCA finds the LCA using the Euler tour and RMQ.
 func (dt *dominatorSparseTree) findLCA(u, v BasicBlockID) *basicBlock {
+	if dt.entry != nil {
+		dt.build()
+	}
 	first := dt.first
 	if first[u] > first[v] {
 		u, v = v, u
