@@ -97,6 +97,10 @@ type (
 		// visited is true if the block is visited during the allocation phase.
 		visited            bool
 		startFromPredIndex int
+		// loopDepth is the number of loops that contain the block (0 outside
+		// any loop), from the loop nesting forest. It breaks ties when
+		// choosing which value to evict (findOrSpillAllocatable).
+		loopDepth int32
 		// startRegs is a list of RealReg that are used at the beginning of the block. This is used to fix the merge edges.
 		startRegs regInUseSet[I, B, F]
 		// endRegs is a list of RealReg that are used at the end of the block. This is used to fix the merge edges.
@@ -291,6 +295,7 @@ func (a *Allocator[I, B, F]) findOrSpillAllocatable(s *state[I, B, F], allocatab
 
 	var lastUseAt programCounter
 	var spillVReg VReg
+	var spillDepth int32
 	for _, candidateReal := range allocatable {
 		if forbiddenMask.has(candidateReal) {
 			continue
@@ -313,10 +318,26 @@ func (a *Allocator[I, B, F]) findOrSpillAllocatable(s *state[I, B, F], allocatab
 		isPreferred := candidateReal == preferred
 
 		// last == -1 means the value won't be used anymore.
-		if last := using.lastUse; r == RealRegInvalid || isPreferred || last == -1 || (lastUseAt != -1 && last > lastUseAt) {
+		last := using.lastUse
+		better := r == RealRegInvalid || isPreferred || last == -1 || (lastUseAt != -1 && last > lastUseAt)
+		var depth int32
+		if !better && last == lastUseAt {
+			// A tie, typically between values that are all live out of the
+			// block: evict the one defined in fewer loops. A value defined
+			// outside the current loop is at worst reloaded in it; one
+			// defined in the loop would be stored and reloaded on every
+			// iteration. Otherwise the first register in allocation order
+			// would go, often the value just computed.
+			depth = a.defLoopDepth(using)
+			better = depth < spillDepth
+		} else if better {
+			depth = a.defLoopDepth(using)
+		}
+		if better {
 			lastUseAt = last
 			r = candidateReal
 			spillVReg = using.v
+			spillDepth = depth
 			if isPreferred {
 				break
 			}
@@ -332,6 +353,16 @@ func (a *Allocator[I, B, F]) findOrSpillAllocatable(s *state[I, B, F], allocatab
 	}
 	s.releaseRealReg(r)
 	return r
+}
+
+// defLoopDepth returns the loop depth of the block that defines vs (a phi
+// value's block for a phi), 0 if that is not known.
+func (a *Allocator[I, B, F]) defLoopDepth(vs *vrState[I, B, F]) int32 {
+	var nilBlk B
+	if vs.defBlk == nilBlk {
+		return 0
+	}
+	return a.getOrAllocateBlockState(vs.defBlk.ID()).loopDepth
 }
 
 func (s *state[I, B, F]) findAllocatable(allocatable []RealReg, forbiddenMask RegSet) RealReg {
@@ -363,6 +394,7 @@ func resetBlockState[I Instr, B Block[I], F Function[I, B]](b *blockState[I, B, 
 	b.startRegs.reset()
 	b.startFromPredIndex = -1
 	b.liveIns = b.liveIns[:0]
+	b.loopDepth = 0
 }
 
 func (b *blockState[I, B, F]) dump(a *RegisterInfo) {
@@ -502,6 +534,7 @@ func (a *Allocator[I, B, F]) livenessAnalysis(f F) {
 	nrs := f.LoopNestingForestRoots()
 	for i := 0; i < nrs; i++ {
 		root := f.LoopNestingForestRoot(i)
+		a.getOrAllocateBlockState(root.ID()).loopDepth = 1
 		a.loopTreeDFS(f, root)
 	}
 }
@@ -552,7 +585,9 @@ func (a *Allocator[I, B, F]) loopTreeDFS(f F, entry B) {
 				childInfo.liveIns = append(childInfo.liveIns, siblingAddedView...)
 			}
 
+			childInfo.loopDepth = info.loopDepth
 			if child.LoopHeader() {
+				childInfo.loopDepth++
 				a.blks = append(a.blks, child)
 			}
 		}
