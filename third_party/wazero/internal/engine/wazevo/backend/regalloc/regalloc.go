@@ -908,6 +908,20 @@ func (a *Allocator[I, B, F]) allocBlock(f F, blk B) {
 								s.releaseRealReg(r)
 							}
 							r = desired
+							if occupant := s.regsInUse.get(r); occupant != nil && occupant != vState &&
+								!occupant.v.IsRealReg() && occupant.lastUse > pc {
+								// The desired register holds a value still used after this
+								// instruction (typically the source of a later copy into
+								// another of the successor's phis): move it to a free
+								// register rather than drop it, which would store and
+								// reload it through the stack.
+								if free := s.findAllocatable(a.regInfo.AllocatableRegisters[def.RegType()],
+									currentUsedSet.add(r)); free != RealRegInvalid {
+									f.InsertMoveBefore(FromRealReg(free, def.RegType()), FromRealReg(r, def.RegType()), instr)
+									s.releaseRealReg(r)
+									s.useRealReg(free, occupant)
+								}
+							}
 							s.releaseRealReg(r)
 							s.useRealReg(r, vState)
 						}
