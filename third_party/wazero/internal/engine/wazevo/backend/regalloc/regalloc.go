@@ -295,7 +295,9 @@ func (a *Allocator[I, B, F]) findOrSpillAllocatable(s *state[I, B, F], allocatab
 
 	var lastUseAt programCounter
 	var spillVReg VReg
-	var spillDepth int32
+	var spill *vrState[I, B, F]
+	// spillDepth is the loop depth of spill's definition, -1 until a tie needs it.
+	spillDepth := int32(-1)
 	for _, candidateReal := range allocatable {
 		if forbiddenMask.has(candidateReal) {
 			continue
@@ -320,7 +322,7 @@ func (a *Allocator[I, B, F]) findOrSpillAllocatable(s *state[I, B, F], allocatab
 		// last == -1 means the value won't be used anymore.
 		last := using.lastUse
 		better := r == RealRegInvalid || isPreferred || last == -1 || (lastUseAt != -1 && last > lastUseAt)
-		var depth int32
+		depth := int32(-1)
 		if !better && last == lastUseAt {
 			// A tie, typically between values that are all live out of the
 			// block: evict the one defined in fewer loops. A value defined
@@ -328,15 +330,17 @@ func (a *Allocator[I, B, F]) findOrSpillAllocatable(s *state[I, B, F], allocatab
 			// defined in the loop would be stored and reloaded on every
 			// iteration. Otherwise the first register in allocation order
 			// would go, often the value just computed.
+			if spillDepth < 0 {
+				spillDepth = a.defLoopDepth(spill)
+			}
 			depth = a.defLoopDepth(using)
 			better = depth < spillDepth
-		} else if better {
-			depth = a.defLoopDepth(using)
 		}
 		if better {
 			lastUseAt = last
 			r = candidateReal
 			spillVReg = using.v
+			spill = using
 			spillDepth = depth
 			if isPreferred {
 				break
