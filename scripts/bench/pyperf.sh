@@ -5,6 +5,8 @@
 #   bash scripts/bench/pyperf.sh
 #   ROUNDS=3 BENCHES="nbody richards" SIDES="native pybox" bash scripts/bench/pyperf.sh
 #   PYBOX=/path/to/pybox OUT=/tmp/runs.txt bash scripts/bench/pyperf.sh
+#   PYBOX=new/pybox PYBOX2=old/pybox PYBOX2_CACHE_DIR=/tmp/old-cache \
+#     ROUNDS=3 SIDES="native pybox pybox2" bash scripts/bench/pyperf.sh
 #
 # The benchmark files are pyperformance's own (bm_*/run_benchmark.py from its
 # sdist, fetched from PyPI at run time, version and sha256 pinned below), run
@@ -22,6 +24,10 @@
 #   native    $NATIVE, Debian's /usr/bin/python3.11
 #   pybox     $PYBOX, or built from this checkout; the benchmark folder is
 #             mounted read-only at /bench
+#   pybox2    $PYBOX2, a second pybox binary (say, the build before a change)
+#             run the same way, interleaved with the others, with its own
+#             compilation cache folder $PYBOX2_CACHE_DIR if set (a build
+#             with other compiled code recompiles python.wasm otherwise)
 #   wasmtime  pybox's python.wasm and standard library (the bundle pybox
 #             extracted into its cache folder, or assets/runtime.tar.zst)
 #             under the wasmtime package from PyPI, installed by this script
@@ -32,6 +38,7 @@
 # that runs but produces no time for a benchmark stops the script (exit 1).
 #
 # Environment: ROUNDS (5), BENCHES (all fifteen), SIDES, NATIVE, PYBOX,
+# PYBOX2, PYBOX2_CACHE_DIR,
 # TOOLS (downloads kept between runs: ${XDG_CACHE_HOME:-~/.cache}/pybox-bench),
 # OUT (keep the raw runs, "SIDE BENCH ROUND SECONDS" per line, in this file),
 # NICE (nice level of the benchmark processes, 0), PYODIDE_VERSION,
@@ -51,6 +58,8 @@ SIDES=${SIDES:-native pybox wasmtime pyodide}
 NICE=${NICE:-0}
 TOOLS=${TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/pybox-bench}
 PYBOX=${PYBOX:-}
+PYBOX2=${PYBOX2:-}
+PYBOX2_CACHE_DIR=${PYBOX2_CACHE_DIR:-${PYBOX_CACHE_DIR:-}}
 
 say() { echo "pyperf.sh: $*" >&2; }
 die() {
@@ -85,6 +94,9 @@ mv "$WORK/$data"/bm_* "$BENCH/"
 cp "$SHIM/pyperf.py" "$SHIM/bench.py" "$BENCH/shim/"
 
 # --- the sides ----------------------------------------------------------------
+# pybox2's command: "$PYBOX2" run, with its own cache folder if given.
+pybox2=("$PYBOX2" run)
+[ -z "$PYBOX2_CACHE_DIR" ] || pybox2=(env "PYBOX_CACHE_DIR=$PYBOX2_CACHE_DIR" "$PYBOX2" run)
 have=(native)
 for side in $SIDES; do
 	case $side in
@@ -97,6 +109,11 @@ for side in $SIDES; do
 		fi
 		"$PYBOX" run -q -c pass || die "$PYBOX does not run"
 		have+=(pybox)
+		;;
+	pybox2)
+		[ -n "$PYBOX2" ] || die "side pybox2 needs PYBOX2 (a pybox binary)"
+		"${pybox2[@]}" -q -c pass || die "$PYBOX2 does not run"
+		have+=(pybox2)
 		;;
 	wasmtime)
 		# The python.wasm pybox runs: its sha256 starts with what `pybox
@@ -171,6 +188,7 @@ run() {
 	case $side in
 	native) cmd=("$NATIVE" "$BENCH/shim/bench.py" "$BENCH" "$bench") ;;
 	pybox) cmd=("$PYBOX" run -q --mount "$BENCH:/bench:ro" "$BENCH/shim/bench.py" /bench "$bench") ;;
+	pybox2) cmd=("${pybox2[@]}" -q --mount "$BENCH:/bench:ro" "$BENCH/shim/bench.py" /bench "$bench") ;;
 	wasmtime) cmd=("$WT_PY" "$SHIM/wasmtime_run.py" --wasm "$WT_WASM" --cwasm "$WT_CWASM"
 		--stdlib "$WT_STDLIB" --bench "$BENCH" -- /bench/shim/bench.py /bench "$bench") ;;
 	pyodide) cmd=(node "$SHIM/pyodide_run.mjs" "$PYODIDE_DIR" "$BENCH" /bench/shim/bench.py /bench "$bench") ;;
@@ -211,6 +229,7 @@ echo
 echo
 echo "native:   $("$NATIVE" -VV | head -1)"
 case " ${have[*]} " in *" pybox "*) echo "pybox:    $PYBOX ($("$PYBOX" version | tr '\n' ' '))" ;; esac
+case " ${have[*]} " in *" pybox2 "*) echo "pybox2:   $PYBOX2 ($("$PYBOX2" version | tr '\n' ' ')), cache ${PYBOX2_CACHE_DIR:-default}" ;; esac
 case " ${have[*]} " in *" wasmtime "*) echo "wasmtime: $WASMTIME_VERSION (PyPI wasmtime, Cranelift, opt level speed) running $WT_WASM" ;; esac
 case " ${have[*]} " in *" pyodide "*) echo "pyodide:  $PYODIDE_VERSION on node $(node --version)" ;; esac
 echo "pyperformance $PYPERFORMANCE_VERSION benchmark files; $(nproc) CPUs; 1-min load average at each round's start and the end: ${loads[*]}"

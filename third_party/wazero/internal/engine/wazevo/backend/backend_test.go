@@ -576,14 +576,12 @@ L2 (SSA Block: blk2):
 		},
 		{
 			name: "reference_value_from_unsealed_block3", m: testcases.ReferenceValueFromUnsealedBlock3.Module,
-			// TODO: we should be able to invert cbnz in so that L2 can end with fallthrough. investigate builder.LayoutBlocks function.
 			afterLoweringARM64: `
 L0 (SSA Block: blk0):
 	mov x130?, x2
 	mov x131?, x130?
 L1 (SSA Block: blk1):
-	cbnz w131?, L5
-	b L4
+	cbz w131?, (L4)
 L5 (SSA Block: blk5):
 	ret
 L4 (SSA Block: blk4):
@@ -596,8 +594,7 @@ L0 (SSA Block: blk0):
 	stp x30, xzr, [sp, #-0x10]!
 	str xzr, [sp, #-0x10]!
 L1 (SSA Block: blk1):
-	cbnz w2, #0x8 (L5)
-	b #0x10 (L4)
+	cbz w2, #0x10 L4
 L5 (SSA Block: blk5):
 	add sp, sp, #0x10
 	ldr x30, [sp], #0x10
@@ -606,7 +603,7 @@ L4 (SSA Block: blk4):
 L3 (SSA Block: blk3):
 	load_const_block_arg x2, 0x1
 	orr w2, wzr, #0x1
-	b #-0x18 (L1)
+	b #-0x14 (L1)
 `,
 		},
 		{

@@ -123,6 +123,11 @@ func passLayoutBlocks(b *builder) {
 		for _, trampoline := range uninsertedTrampolines {
 			if trampoline.success[0].reversePostOrder <= trampoline.reversePostOrder { // "<=", not "<" because the target might be itself.
 				// This means the critical edge was backward, so we insert after the current block immediately.
+				if last := len(b.reversePostOrderedBasicBlocks) - 1; b.reversePostOrderedBasicBlocks[last] == blk {
+					// The trampoline directly follows blk: if blk's conditional branch
+					// goes to it, invert that branch so that blk falls through to it.
+					fallthroughToTrampoline(b, blk, trampoline)
+				}
 				b.reversePostOrderedBasicBlocks = append(b.reversePostOrderedBasicBlocks, trampoline)
 				trampoline.visited = 1 // mark as inserted.
 			} // If the target is forward, we can wait to insert until the target is inserted.
@@ -216,6 +221,22 @@ func maybeInvertBranches(b *builder, now *basicBlock, nextInRPO *basicBlock) boo
 	}
 
 invert:
+	invertBranches(b, condBranch, fallthroughBranch)
+	if wazevoapi.SSALoggingEnabled {
+		fmt.Printf("inverting branches at %d->%d and %d->%d\n",
+			now.ID(), fallthroughTarget.ID(), now.ID(), condTarget.ID())
+	}
+
+	return true
+}
+
+// invertBranches makes the conditional branch condBranch go to the target of
+// the unconditional fallthroughBranch that follows it, with the inverse
+// condition, and fallthroughBranch go to condBranch's target. Neither may
+// have arguments.
+func invertBranches(b *builder, condBranch, fallthroughBranch *Instruction) {
+	fallthroughTarget := b.basicBlock(BasicBlockID(fallthroughBranch.rValue))
+	condTarget := b.basicBlock(BasicBlockID(condBranch.rValue))
 	for i := range fallthroughTarget.preds {
 		pred := &fallthroughTarget.preds[i]
 		if pred.branch == fallthroughBranch {
@@ -234,12 +255,27 @@ invert:
 	condBranch.InvertBrx()
 	condBranch.rValue = Value(fallthroughTarget.ID())
 	fallthroughBranch.rValue = Value(condTarget.ID())
-	if wazevoapi.SSALoggingEnabled {
-		fmt.Printf("inverting branches at %d->%d and %d->%d\n",
-			now.ID(), fallthroughTarget.ID(), now.ID(), condTarget.ID())
-	}
+}
 
-	return true
+// fallthroughToTrampoline inverts the branches at the end of blk when its
+// conditional branch goes to trampoline, the block split off a backward
+// critical edge (a loop's back edge with arguments, or an edge to the
+// return block) that is placed right after blk, and its unconditional jump,
+// without arguments, goes elsewhere (for a loop, its exit). The jump then
+// goes to trampoline and falls through: a loop's iteration takes one branch
+// (the trampoline's back to the header) instead of two.
+func fallthroughToTrampoline(b *builder, blk, trampoline *basicBlock) {
+	jump := blk.currentInstr
+	if jump == nil || jump.opcode != OpcodeJump || len(jump.vs.View()) != 0 ||
+		BasicBlockID(jump.rValue) == trampoline.id {
+		return
+	}
+	condBranch := jump.prev
+	if condBranch == nil || (condBranch.opcode != OpcodeBrnz && condBranch.opcode != OpcodeBrz) ||
+		BasicBlockID(condBranch.rValue) != trampoline.id || len(condBranch.vs.View()) != 0 {
+		return
+	}
+	invertBranches(b, condBranch, jump)
 }
 
 // splitCriticalEdge splits the critical edge between the given predecessor (`pred`) and successor (owning `predInfo`).

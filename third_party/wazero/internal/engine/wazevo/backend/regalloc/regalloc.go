@@ -97,6 +97,10 @@ type (
 		// visited is true if the block is visited during the allocation phase.
 		visited            bool
 		startFromPredIndex int
+		// loopDepth is the number of loops that contain the block (0 outside
+		// any loop), from the loop nesting forest. It breaks ties when
+		// choosing which value to evict (findOrSpillAllocatable).
+		loopDepth int32
 		// startRegs is a list of RealReg that are used at the beginning of the block. This is used to fix the merge edges.
 		startRegs regInUseSet[I, B, F]
 		// endRegs is a list of RealReg that are used at the end of the block. This is used to fix the merge edges.
@@ -291,6 +295,9 @@ func (a *Allocator[I, B, F]) findOrSpillAllocatable(s *state[I, B, F], allocatab
 
 	var lastUseAt programCounter
 	var spillVReg VReg
+	var spill *vrState[I, B, F]
+	// spillDepth is the loop depth of spill's definition, -1 until a tie needs it.
+	spillDepth := int32(-1)
 	for _, candidateReal := range allocatable {
 		if forbiddenMask.has(candidateReal) {
 			continue
@@ -313,10 +320,28 @@ func (a *Allocator[I, B, F]) findOrSpillAllocatable(s *state[I, B, F], allocatab
 		isPreferred := candidateReal == preferred
 
 		// last == -1 means the value won't be used anymore.
-		if last := using.lastUse; r == RealRegInvalid || isPreferred || last == -1 || (lastUseAt != -1 && last > lastUseAt) {
+		last := using.lastUse
+		better := r == RealRegInvalid || isPreferred || last == -1 || (lastUseAt != -1 && last > lastUseAt)
+		depth := int32(-1)
+		if !better && last == lastUseAt {
+			// A tie, typically between values that are all live out of the
+			// block: evict the one defined in fewer loops. A value defined
+			// outside the current loop is at worst reloaded in it; one
+			// defined in the loop would be stored and reloaded on every
+			// iteration. Otherwise the first register in allocation order
+			// would go, often the value just computed.
+			if spillDepth < 0 {
+				spillDepth = a.defLoopDepth(spill)
+			}
+			depth = a.defLoopDepth(using)
+			better = depth < spillDepth
+		}
+		if better {
 			lastUseAt = last
 			r = candidateReal
 			spillVReg = using.v
+			spill = using
+			spillDepth = depth
 			if isPreferred {
 				break
 			}
@@ -332,6 +357,16 @@ func (a *Allocator[I, B, F]) findOrSpillAllocatable(s *state[I, B, F], allocatab
 	}
 	s.releaseRealReg(r)
 	return r
+}
+
+// defLoopDepth returns the loop depth of the block that defines vs (a phi
+// value's block for a phi), 0 if that is not known.
+func (a *Allocator[I, B, F]) defLoopDepth(vs *vrState[I, B, F]) int32 {
+	var nilBlk B
+	if vs.defBlk == nilBlk {
+		return 0
+	}
+	return a.getOrAllocateBlockState(vs.defBlk.ID()).loopDepth
 }
 
 func (s *state[I, B, F]) findAllocatable(allocatable []RealReg, forbiddenMask RegSet) RealReg {
@@ -363,6 +398,7 @@ func resetBlockState[I Instr, B Block[I], F Function[I, B]](b *blockState[I, B, 
 	b.startRegs.reset()
 	b.startFromPredIndex = -1
 	b.liveIns = b.liveIns[:0]
+	b.loopDepth = 0
 }
 
 func (b *blockState[I, B, F]) dump(a *RegisterInfo) {
@@ -502,6 +538,7 @@ func (a *Allocator[I, B, F]) livenessAnalysis(f F) {
 	nrs := f.LoopNestingForestRoots()
 	for i := 0; i < nrs; i++ {
 		root := f.LoopNestingForestRoot(i)
+		a.getOrAllocateBlockState(root.ID()).loopDepth = 1
 		a.loopTreeDFS(f, root)
 	}
 }
@@ -552,7 +589,9 @@ func (a *Allocator[I, B, F]) loopTreeDFS(f F, entry B) {
 				childInfo.liveIns = append(childInfo.liveIns, siblingAddedView...)
 			}
 
+			childInfo.loopDepth = info.loopDepth
 			if child.LoopHeader() {
+				childInfo.loopDepth++
 				a.blks = append(a.blks, child)
 			}
 		}
@@ -873,6 +912,20 @@ func (a *Allocator[I, B, F]) allocBlock(f F, blk B) {
 								s.releaseRealReg(r)
 							}
 							r = desired
+							if occupant := s.regsInUse.get(r); occupant != nil && occupant != vState &&
+								!occupant.v.IsRealReg() && occupant.lastUse > pc {
+								// The desired register holds a value still used after this
+								// instruction (typically the source of a later copy into
+								// another of the successor's phis): move it to a free
+								// register rather than drop it, which would store and
+								// reload it through the stack.
+								if free := s.findAllocatable(a.regInfo.AllocatableRegisters[def.RegType()],
+									currentUsedSet.add(r)); free != RealRegInvalid {
+									f.InsertMoveBefore(FromRealReg(free, def.RegType()), FromRealReg(r, def.RegType()), instr)
+									s.releaseRealReg(r)
+									s.useRealReg(free, occupant)
+								}
+							}
 							s.releaseRealReg(r)
 							s.useRealReg(r, vState)
 						}
