@@ -188,23 +188,29 @@ $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES $PYI
 rm -f "$PREFIX/lib/libstatsmodels.a"
 llvm-ar-19 -M < "$W/libstatsmodels.mri"
 llvm-ranlib-19 -D "$PREFIX/lib/libstatsmodels.a"
-# Only PyInit_* may be global: any other defined name could clash with
-# numpy, scipy or pandas in the one binary.
-others=$(llvm-nm-19 --defined-only -g "$PREFIX/lib/libstatsmodels.a" 2>/dev/null \
-  | awk 'NF==3 && $2!="U" {print $3}' | grep -v '^PyInit_statsmodels__\|^PyInit__pybox_ext_statsmodels$' || true)
-if [ -n "$others" ]; then
-  echo "libstatsmodels.a defines global names other than its init functions:" >&2
-  echo "$others" | head -20 >&2; exit 1
+# Global names: the init functions and Cython's own per-module ones
+# (__pyx_module_is_main_<module>, __pyx_wrapperbase_<module>_<class>...),
+# each defined once; anything else could clash with numpy, scipy or pandas
+# in the one binary.
+llvm-nm-19 --defined-only -g "$PREFIX/lib/libstatsmodels.a" 2>/dev/null | awk 'NF==3 {print $3}' | sort > "$W/globals.txt"
+others=$(grep -v '^PyInit_statsmodels__\|^PyInit__pybox_ext_statsmodels$\|^__pyx_module_is_main_\|^__pyx_wrapperbase_' "$W/globals.txt" || true)
+dups=$(uniq -d "$W/globals.txt")
+if [ -n "$others$dups" ]; then
+  echo "libstatsmodels.a: unexpected global names:" >&2
+  printf '%s\n' $others $dups | head -20 >&2; exit 1
 fi
 
 log "statsmodels: python files"
 SP=$BUILD/site-packages
 rm -rf "$SP/statsmodels" && mkdir -p "$SP"
 # Not shipped: the tests (with their data: ~40 MB of the sdist's ~90) and
-# conftest.py; the Cython sources and templates. statsmodels.datasets' CSV
-# files are kept (sm.datasets.get_rdataset needs the network, the bundled
-# ones do not).
+# conftest.py; the Cython sources and templates; statsmodels.datasets'
+# */src folders (4.9 MB: the original files each dataset's CSV was made
+# from, which nothing reads). The datasets' CSV files are kept:
+# sm.datasets.<name>.load_pandas() reads them (get_rdataset needs the
+# network and cannot work here).
 (cd "$SRC" && find statsmodels -type f -not -path '*/tests/*' -not -name conftest.py \
+   -not -path 'statsmodels/datasets/*/src/*' \
    -not -name '*.pyx' -not -name '*.pxd' -not -name '*.pxi' -not -name '*.in' \
    -not -name '*.c' -not -name '*.h' -not -name meson.build -not -path 'statsmodels/_build/*' -print0 \
  | sort -z | xargs -0 cp --parents -t "$SP")
