@@ -80,7 +80,8 @@ done
 
 # dist-info for the packages linked into python.wasm.
 for m in "$BUILD"/manifest-numpy.json "$BUILD"/manifest-pillow.json "$BUILD"/manifest-lxml.json \
-         "$BUILD"/manifest-matplotlib.json "$BUILD"/manifest-pandas.json; do
+         "$BUILD"/manifest-matplotlib.json "$BUILD"/manifest-pandas.json \
+         "$BUILD"/manifest-statsmodels.json; do
   [ -f "$m" ] || continue
   python3 - "$m" "$OUT" <<'PY'
 import json, os, sys
