@@ -231,7 +231,16 @@ PY
 SC_CFLAGS="$PYINC $OPT_CFLAGS $WASM_FEATURES -ffile-prefix-map=$BUILD=/pybox-build"
 # C files: f2py's modules share numpy's API pointer (scripts/scipy/f2py_shared_api.h).
 SC_CFLAGS_C="$SC_CFLAGS -include $HERE/f2py_shared_api.h"
-SC_CXXFLAGS="$SC_CFLAGS -I$SJLJ -mllvm -wasm-enable-sjlj -Xclang -fexternc-nounwind -Drestrict=__restrict -DPOCKETFFT_NO_MULTITHREADING -include $ROOT/scripts/matplotlib/nothreads.h -Wno-unknown-warning-option"
+# Threads: nothreads.h gives the thread-less libc++ single-threaded std::mutex,
+# unique_lock, condition_variable, thread, this_thread, future and
+# packaged_task (HiGHS's task executor sizes itself by
+# hardware_concurrency() == 1 and starts no worker); serial_task_pool.h
+# replaces fast_matrix_market's thread pool by one that runs each task when
+# it is submitted. HiGHS's Highs.cpp includes <csignal> without using it:
+# wasi-libc's signal.h refuses to be included without
+# -D_WASI_EMULATED_SIGNAL (nothing calls signal(), so
+# -lwasi-emulated-signal is not linked).
+SC_CXXFLAGS="$SC_CFLAGS -I$SJLJ -mllvm -wasm-enable-sjlj -Xclang -fexternc-nounwind -Drestrict=__restrict -DPOCKETFFT_NO_MULTITHREADING -D_WASI_EMULATED_SIGNAL -include $ROOT/scripts/matplotlib/nothreads.h -include $HERE/serial_task_pool.h -Wno-unknown-warning-option"
 export PYTHONPATH=$W/npshim
 (cd "$SRC" && meson setup "$SB" --cross-file "$W/cross.txt" \
   -Dbuildtype=release -Db_ndebug=if-release \
