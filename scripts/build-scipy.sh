@@ -114,14 +114,27 @@ if [ ! -x "$TOOLS/bin/cython" ] || [ "$("$TOOLS/bin/pip" freeze 2>/dev/null | tr
 fi
 export PATH=$TOOLS/bin:$PATH
 
-rm -rf "$SRC" "$SB" "$W" && mkdir -p "$SRC" "$W"
-tar -xzf "$BUILD/src/$SCIPY_SDIST" -C "$SRC" --strip-components=1
+# SCIPY_REUSE=1 (for working on this script): keep an existing source tree
+# and meson build dir, so ninja rebuilds only what changed; every step below
+# is idempotent. Without it everything starts from the sdist.
+if [ "${SCIPY_REUSE:-0}" = 1 ] && [ -f "$SB/build.ninja" ]; then
+  reuse=1
+else
+  reuse=0
+  rm -rf "$SRC" "$SB" "$W" && mkdir -p "$SRC" "$W"
+  tar -xzf "$BUILD/src/$SCIPY_SDIST" -C "$SRC" --strip-components=1
+fi
 # scripts/scipy/patches/: fortran-int-subroutines.patch makes the few
 # Fortran-called functions scipy defines itself return int (ODRPACK's
 # callback, the g77-ABI wrappers), see int-subroutines.py below.
-for p in "$HERE"/patches/*.patch; do
-  [ -f "$p" ] && (cd "$SRC" && patch -p1 -s --no-backup-if-mismatch < "$p")
-done
+if [ $reuse = 0 ]; then
+  for p in "$HERE"/patches/*.patch; do
+    [ -f "$p" ] && (cd "$SRC" && patch -p1 -s --no-backup-if-mismatch < "$p")
+  done
+fi
+# One binary holds every module: definitions in xsf's headers become inline
+# (scripts/scipy/static-link-fixes.py says which duplicates this removes).
+python3 "$HERE/static-link-fixes.py" headers "$SRC"
 # Every Fortran subroutine returns int on this target (f2c's translation and
 # OpenBLAS's, see scripts/scipy/int-subroutines.py); scipy declares them void.
 # Besides BLAS_FUNC/F_FUNC declarations, plain ones (`void dgemm_(...)`,
@@ -132,7 +145,7 @@ done
   grep -hioE '^ +(recursive +)?((double +precision|real\*8|integer|real|logical) +)?(subroutine|function) +[a-z0-9]+' \
     $(find "$SRC/scipy" -name '*.f') | awk '{print tolower($NF) "_"}'
 } | sort -u > "$W/fortran-symbols.txt"
-python3 "$HERE/int-subroutines.py" --names "$W/fortran-symbols.txt" "$SRC/scipy" > "$W/int-subroutines-source.txt"
+[ $reuse = 1 ] || python3 "$HERE/int-subroutines.py" --names "$W/fortran-symbols.txt" "$SRC/scipy" > "$W/int-subroutines-source.txt"
 
 log "scipy: libf2c (f2c's runtime) for wasm32"
 F2=$W/libf2c
@@ -242,7 +255,7 @@ SC_CFLAGS_C="$SC_CFLAGS -include $HERE/f2py_shared_api.h"
 # -lwasi-emulated-signal is not linked).
 SC_CXXFLAGS="$SC_CFLAGS -I$SJLJ -mllvm -wasm-enable-sjlj -Xclang -fexternc-nounwind -Drestrict=__restrict -DPOCKETFFT_NO_MULTITHREADING -D_WASI_EMULATED_SIGNAL -include $ROOT/scripts/matplotlib/nothreads.h -include $HERE/serial_task_pool.h -Wno-unknown-warning-option"
 export PYTHONPATH=$W/npshim
-(cd "$SRC" && meson setup "$SB" --cross-file "$W/cross.txt" \
+[ $reuse = 1 ] || (cd "$SRC" && meson setup "$SB" --cross-file "$W/cross.txt" \
   -Dbuildtype=release -Db_ndebug=if-release \
   -Dblas=openblas -Dlapack=openblas -Duse-pythran=false \
   "-Dc_args=$SC_CFLAGS_C" "-Dcpp_args=$SC_CXXFLAGS") > "$BUILD/scipy-setup.log" 2>&1 \
@@ -250,7 +263,7 @@ export PYTHONPATH=$W/npshim
 # As in build-numpy.sh: the host Python's include dir becomes the wasm
 # build's, and -fPIC (GOT-relative globals in a static link) is dropped.
 hostinc=$("$TOOLS/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-sed -i -e "s#-I$hostinc\\b#$PYINC#g" -e "s# -fPIC\\b##g" "$SB/build.ninja"
+[ $reuse = 1 ] || sed -i -e "s#-I$hostinc\\b#$PYINC#g" -e "s# -fPIC\\b##g" "$SB/build.ninja"
 # meson makes each Cython step wait for the shared utility module
 # (scipy._cyutility) to be linked as a .so, which never happens here (its
 # object is archived like the others): that ordering edge is dropped.
@@ -294,13 +307,17 @@ for i, line in enumerate(lines):
     if line.startswith("build "):
         cur = next((m for m in rename if re.match(r"build %s\.[^:]*\.so\.p/[^:]*\.o:" % re.escape(m), line)), None)
     elif cur and line.startswith(" ARGS = "):
-        lines[i] = line + " -D%s=%s" % rename[cur]
+        flag = " -D%s=%s" % rename[cur]
+        if flag not in line:
+            lines[i] = line + flag
         n += 1
 assert n >= len(rename), "renaming PyInit: objects not found"
 open(path, "w").write("\n".join(lines))
 PY
+# Names two modules define (static-link-fixes.py): renamed per module.
+python3 "$HERE/static-link-fixes.py" ninja "$SB/build.ninja"
 log "scipy: $(wc -l < "$W/modules.txt") extension modules"
-python3 "$ROOT/scripts/numpy/collect_objects.py" "$SB" $MODULES > "$SB/pybox-inputs.txt"
+python3 "$ROOT/scripts/numpy/collect_objects.py" "$SB" $MODULES > "$SB/pybox-targets.txt"
 
 # Fortran subroutines return int on this target: f2c translates them so,
 # and OpenBLAS's BLAS/LAPACK were made int for numpy
@@ -314,7 +331,9 @@ python3 "$ROOT/scripts/numpy/collect_objects.py" "$SB" $MODULES > "$SB/pybox-inp
 gen=$(cd "$SB" && ninja -t targets all | awk -F: '{print $1}' \
   | grep -E '^scipy/.*(module\.c|_blas_subroutines\.h|_lapack_subroutines\.h)$' || true)
 (cd "$SB" && ninja $gen) > "$BUILD/scipy-ninja.log" 2>&1 || { tail -40 "$BUILD/scipy-ninja.log"; exit 1; }
-(cd "$SB" && python3 "$HERE/int-subroutines.py" --names "$W/fortran-symbols.txt" $gen) > "$W/int-subroutines-generated.txt"
+# (With SCIPY_REUSE=1 they may have been rewritten already: nothing to do.)
+(cd "$SB" && python3 "$HERE/int-subroutines.py" --names "$W/fortran-symbols.txt" $gen) > "$W/int-subroutines-generated.txt" \
+  || [ $reuse = 1 ]
 # cython_lapack's chla_transtype (a CHARACTER function) and xerbla_array
 # (hidden CHARACTER length) have other types in OpenBLAS: scipy's
 # declarations are replaced by wrappers (scripts/scipy/lapack_char_fixes.h).
@@ -325,11 +344,18 @@ sed -i -e '/^char BLAS_FUNC(chla_transtype)(int \*trans);$/d' \
 if grep -q 'chla_transtype\|xerbla_array' "$lh"; then
   echo "$lh: chla_transtype/xerbla_array declared differently: revisit build-scipy.sh" >&2; exit 1
 fi
-echo "#include \"$HERE/lapack_char_fixes.h\"" >> "$lh"
+grep -qF "$HERE/lapack_char_fixes.h" "$lh" || echo "#include \"$HERE/lapack_char_fixes.h\"" >> "$lh"
 
 log "scipy: compile"
-(cd "$SB" && ninja -k 0 -j"$JOBS" $(awk '{print $2}' "$SB/pybox-inputs.txt")) >> "$BUILD/scipy-ninja.log" 2>&1 \
+(cd "$SB" && ninja -k 0 -j"$JOBS" $(awk '{print $2}' "$SB/pybox-targets.txt")) >> "$BUILD/scipy-ninja.log" 2>&1 \
   || { grep -B2 -A12 -m5 'error' "$BUILD/scipy-ninja.log" | head -80; exit 1; }
+# The objects to archive: meson's static libraries expanded into their
+# objects, less the ones another definition replaces; then no global name
+# may be defined twice, among them or with numpy, OpenBLAS and libf2c
+# (static-link-fixes.py).
+python3 "$HERE/static-link-fixes.py" inputs "$SB" < "$SB/pybox-targets.txt" > "$SB/pybox-inputs.txt"
+python3 "$HERE/static-link-fixes.py" check "$SB" "$SB/pybox-inputs.txt" \
+  "$PREFIX/lib/libnumpy.a" "$PREFIX/lib/libopenblas.a" "$PREFIX/lib/libf2c.a"
 
 log "scipy: archive"
 entries=()
@@ -346,7 +372,7 @@ $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES \
   echo "CREATE $PREFIX/lib/libscipy.a"
   echo "ADDMOD $W/_pybox_ext_scipy.o"
   echo "ADDMOD $W/cxa_thread_atexit.o"
-  awk -v sb="$SB" '$1=="obj"{print "ADDMOD " sb "/" $2} $1=="lib"{print "ADDLIB " sb "/" $2}' "$SB/pybox-inputs.txt"
+  awk -v sb="$SB" '$1=="obj"{print "ADDMOD " sb "/" $2}' "$SB/pybox-inputs.txt"
   echo "SAVE"; echo "END"
 } > "$W/libscipy.mri"
 rm -f "$PREFIX/lib/libscipy.a"

@@ -26,6 +26,8 @@ m = optimize.minimize(optimize.rosen, [-1.2, 1.0], method="BFGS")
 print("bfgs", m.success, np.round(m.x, 4).tolist())
 lp = optimize.linprog(c=[-1, -2], A_ub=[[1, 1], [1, -1]], b_ub=[4, 2], bounds=[(0, 3), (0, 3)], method="highs")
 print("linprog", lp.status, np.round(lp.x, 8).tolist(), round(float(lp.fun), 8))
+bad = optimize.linprog(c=[1], A_ub=[[1]], b_ub=[-1], bounds=[(0, None)])
+print("infeasible", bad.status, bad.message)
 milp = optimize.milp(c=[-1, -1], constraints=optimize.LinearConstraint([[2, 1], [1, 2]], ub=[7, 7]), integrality=[1, 1])
 print("milp", milp.status, round(float(milp.fun), 8), bool(np.all(milp.x == np.round(milp.x))))
 xd = np.linspace(0, 4, 50)
@@ -115,6 +117,11 @@ buf = io.BytesIO()
 scipy.io.mmwrite(buf, sparse.coo_array(np.array([[1.0, 0.0], [0.0, 2.5]])))
 back = scipy.io.mmread(io.BytesIO(buf.getvalue()))
 print("mmio", back.toarray().tolist())
+# A parse error is a C++ exception in fast_matrix_market, raised as ValueError.
+try:
+    scipy.io.mmread(io.BytesIO(b"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 x 1.0\n"))
+except ValueError as e:
+    print("mmread error", e)
 
 # ndimage
 from scipy import ndimage
