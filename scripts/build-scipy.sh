@@ -161,20 +161,26 @@ cp "$F2/src/f2c.h" "$W/f2c-include/f2c.h"
 # What the translated FITPACK/ODRPACK code calls: math helpers, string
 # copy/compare, formatted and list-directed writes (ODRPACK's reports, to a
 # file opened by OPEN), STOP. sig_die (f2c's fatal-error exit) is ours:
-# WASI has no signals (scripts/scipy/f2c/sig_die.c).
+# WASI has no signals (scripts/scipy/f2c/sig_die.c); so are an int s_copy
+# and tmpfile (scripts/scipy/f2c/wasi_compat.c).
 F2C_OBJS="d_lg10 d_sign pow_dd pow_di pow_ii s_cat s_cmp s_copy s_stop exit_ f77_aloc
   close dfe dolio due endfile err fmt fmtlib iio ilnw inquire lread lwrite open rdfmt
   rewind rsfe rsli rsne sfe sue typesize uio util wref wrtfmt wsfe wsle wsne xwsne
   backspac ftell_ ctype i_dnnt i_nint d_nint d_int d_mod i_len i_indx"
 f2c_o=()
 for f in $F2C_OBJS; do
-  $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES -w \
+  # s_copy is defined void; f2c's translations call it as int
+  # (scripts/scipy/f2c/wasi_compat.c defines the int one).
+  rename=; [ "$f" = s_copy ] && rename=-Ds_copy=pybox_f2c_s_copy
+  $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES -w $rename \
     -ffile-prefix-map="$BUILD"=/pybox-build -I"$F2/src" -c "$F2/src/$f.c" -o "$F2/$f.o"
   f2c_o+=("$F2/$f.o")
 done
-$CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES \
-  -ffile-prefix-map="$ROOT"=/pybox-src -I"$F2/src" -c "$HERE/f2c/sig_die.c" -o "$F2/sig_die.o"
-f2c_o+=("$F2/sig_die.o")
+for f in sig_die wasi_compat; do
+  $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES \
+    -ffile-prefix-map="$ROOT"=/pybox-src -I"$F2/src" -c "$HERE/f2c/$f.c" -o "$F2/$f.o"
+  f2c_o+=("$F2/$f.o")
+done
 rm -f "$PREFIX/lib/libf2c.a"
 llvm-ar-19 rcsD "$PREFIX/lib/libf2c.a" "${f2c_o[@]}"
 
@@ -429,7 +435,7 @@ cat > "$BUILD/manifest-scipy.json" <<JSON
   "flags": {"cflags": "$OPT_CFLAGS $WASM_FEATURES", "cxx": "clang-22 ${CXXEH_FLAGS//$BUILD/<build>} -Xclang -fexternc-nounwind", "meson": "-Dbuildtype=release -Dblas=openblas -Dlapack=openblas -Duse-pythran=false"},
   "archive": {"file": "prefix/lib/libscipy.a", "sha256": "$(sha "$PREFIX/lib/libscipy.a")"}},
  {"name": "libf2c", "version": "20140711", "debian_source": "$F2C_DEB_SRC", "file": "$F2C_ORIG", "sha256": "$F2C_ORIG_SHA256",
-  "license": "HPND-like (libf2c's Notice)", "objects": "$(echo $F2C_OBJS) + scripts/scipy/f2c/sig_die.c",
+  "license": "HPND-like (libf2c's Notice)", "objects": "$(echo $F2C_OBJS) + scripts/scipy/f2c/sig_die.c, wasi_compat.c",
   "archive": {"file": "prefix/lib/libf2c.a", "sha256": "$(sha "$PREFIX/lib/libf2c.a")"}}
 ]
 JSON
