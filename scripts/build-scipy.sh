@@ -268,8 +268,12 @@ export PYTHONPATH=$W/npshim
   || { tail -40 "$BUILD/scipy-setup.log"; exit 1; }
 # As in build-numpy.sh: the host Python's include dir becomes the wasm
 # build's, and -fPIC (GOT-relative globals in a static link) is dropped.
+# So is -pthread (meson's threads dependency, on HiGHS, pocketfft and
+# _qmc_cy): for wasm it turns on the atomics feature, so the object keeps
+# atomic instructions (pybind11's guarded statics, std::atomic), which make
+# python.wasm invalid for wazero, which runs without the threads proposal.
 hostinc=$("$TOOLS/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-[ $reuse = 1 ] || sed -i -e "s#-I$hostinc\\b#$PYINC#g" -e "s# -fPIC\\b##g" "$SB/build.ninja"
+sed -i -e "s#-I$hostinc\\b#$PYINC#g" -e "s# -fPIC\\b##g" -e "s# -pthread\\b##g" "$SB/build.ninja"
 # meson makes each Cython step wait for the shared utility module
 # (scipy._cyutility) to be linked as a .so, which never happens here (its
 # object is archived like the others): that ordering edge is dropped.

@@ -34,7 +34,8 @@ Usage:
   static-link-fixes.py headers SRCDIR
   static-link-fixes.py ninja BUILD.NINJA
   static-link-fixes.py inputs BUILDDIR < targets > objects   (libraries expanded)
-  static-link-fixes.py check BUILDDIR INPUTS LIB.a...   (exit 1 on duplicates)
+  static-link-fixes.py check BUILDDIR INPUTS LIB.a...   (exit 1 on duplicates
+                                                        or atomic instructions)
 """
 import collections
 import os
@@ -198,10 +199,19 @@ def defined(path):
 
 def check(builddir, inputs_path, libs):
     where = collections.defaultdict(list)
+    atomics = []
     for line in open(inputs_path):
         path = line.split()[1]
         for sym in defined(os.path.join(builddir, path)):
             where[sym].append(path)
+        # The target_features section lists "+atomics" (prefix '+', name
+        # length 7) when the object uses atomic instructions: wazero runs
+        # python.wasm without the threads proposal, so it would not load.
+        with open(os.path.join(builddir, path), "rb") as f:
+            if b"+\x07atomics" in f.read():
+                atomics.append(path)
+    if atomics:
+        sys.exit(f"{len(atomics)} objects use wasm atomics (compiled with -pthread?), e.g. {atomics[0]}")
     bad = [(s, p) for s, p in where.items() if len(p) > 1]
     for lib in libs:
         for sym in set(defined(lib)) & set(where):
