@@ -368,8 +368,26 @@ python3 "$HERE/static-link-fixes.py" check "$SB" "$SB/pybox-inputs.txt" \
   "$PREFIX/lib/libnumpy.a" "$PREFIX/lib/libopenblas.a" "$PREFIX/lib/libf2c.a"
 
 log "scipy: archive"
-entries=()
-while read -r m init; do entries+=("${m//\//.}=$init"); done < "$W/modules-init.txt"
+# The import name is where meson installs a module, which is not always
+# where it is built (scipy/sparse/sparsetools/_sparsetools is installed as
+# scipy.sparse._sparsetools, _propack/_propack as
+# scipy.sparse.linalg._propack).
+meson introspect "$SB" --installed > "$W/installed.json"
+python3 - "$W/installed.json" "$SB" "$W/modules-init.txt" > "$W/modules-import.txt" <<'PY'
+import json, os, re, sys
+installed, sb, mods = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+name = {}
+for src, dst in installed.items():
+    if src.endswith(".so"):
+        build = re.sub(r"\.cpython-[^/]*\.so$", "", os.path.relpath(src, sb))
+        name[build] = re.sub(r"\.cpython-[^/]*\.so$", "", dst[dst.index("/scipy/") + 1:]).replace("/", ".")
+for line in open(mods):
+    m, init = line.split()
+    if m not in name:
+        sys.exit(f"{m}: not in meson's install list")
+    print(f"{name[m]}={init}")
+PY
+entries=($(cat "$W/modules-import.txt"))
 "$ROOT/scripts/numpy/extmod/gen-extmod.sh" _pybox_ext_scipy "$W/_pybox_ext_scipy.c" "${entries[@]}"
 $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES $PYINC \
   -ffile-prefix-map="$BUILD"=/pybox-build -I"$ROOT/scripts/numpy/extmod" -c "$W/_pybox_ext_scipy.c" -o "$W/_pybox_ext_scipy.o"
@@ -398,7 +416,6 @@ rm -rf "$SP/scipy" && mkdir -p "$SP"
 # files (the vendored array_api_compat/array_api_extra are installed under
 # scipy/_lib/ from other source dirs), generated ones (__config__.py,
 # version.py), data (_sobol_direction_numbers.npz) and license files.
-meson introspect "$SB" --installed > "$W/installed.json"
 python3 - "$W/installed.json" "$SP" "$SB" <<'PY'
 import json, os, shutil, subprocess, sys
 installed, sp, sb = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]

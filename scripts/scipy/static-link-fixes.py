@@ -131,6 +131,11 @@ RENAMES = [
      "-Dwrap_PyUFunc_getfperr=wrap_PyUFunc_getfperr__{1}"),
     (r"scipy/sparse/linalg/_dsolve/(libsuperlu_lib\.a|_superlu\.[^:]*\.so)\.p/",
      "-Dc_abs=scipy_superlu_c_abs -Dz_abs=scipy_superlu_z_abs"),
+    # xsf/numpy.h's now-shared functions call numpy through its API tables:
+    # one shared pair of table pointers (scripts/scipy/xsf_shared_api.h).
+    (r"scipy/special/(_special_ufuncs|_gufuncs|_ufuncs)\.[^:]*\.so\.p/[^:]*\.(cpp|cc)\.o$",
+     "-DPY_ARRAY_UNIQUE_SYMBOL=pybox_scipy_xsf_ARRAY_API -DPY_UFUNC_UNIQUE_SYMBOL=pybox_scipy_xsf_UFUNC_API"
+     " -include " + os.path.join(os.path.dirname(os.path.abspath(__file__)), "xsf_shared_api.h")),
 ]
 
 
