@@ -17,8 +17,8 @@
 #
 # The configuration is Debian's for libc++-19-dev-wasm32 (debian/rules:
 # ABI version 2, no threads, no filesystem, static, musl) with exceptions
-# turned on and libunwind's wasm part (Unwind-wasm.c: _Unwind_RaiseException
-# = the wasm `throw` of tag __cpp_exception, _Unwind_CallPersonality,
+# and <fstream> (see below) turned on and libunwind's wasm part
+# (Unwind-wasm.c: _Unwind_RaiseException = the wasm `throw` of tag __cpp_exception, _Unwind_CallPersonality,
 # __wasm_lpad_context) added. scripts/cxxeh/cpp_exception_tag.S defines the
 # tag (clang-22's objects expect the runtime to define it; LLVM 19's
 # libunwind does not).
@@ -105,6 +105,28 @@ if [ ! -f "$SRC/.extracted" ]; then
   touch "$SRC/.extracted"
 fi
 
+# <fstream> (std::ifstream/ofstream: HiGHS's and fast_matrix_market's
+# readers in scipy) is declared only when libc++ is configured with
+# filesystem support, which also compiles std::filesystem's operations
+# (src/filesystem/*.cpp): those call POSIX functions wasi-libc lacks
+# (statvfs, fchmod, fchmodat, realpath, DT_SOCK). So filesystem support is
+# on, and those sources are left out of the build: <fstream> works
+# (src/fstream.cpp and the headers, over wasi-libc's FILE*), while a program
+# calling std::filesystem::exists(), copy(), ... fails to link (undefined
+# symbol), which nothing in the bundle does.
+python3 - "$SRC/libcxx/src/CMakeLists.txt" <<'PY'
+import re, sys
+p = sys.argv[1]
+s = open(p).read()
+block = re.search(r"if \(LIBCXX_ENABLE_FILESYSTEM\)\n  list\(APPEND LIBCXX_SOURCES\n(.*?)    \)\n", s, re.S)
+if block is None:
+    if "pybox: std::filesystem operations left out" not in s:
+        sys.exit(p + ": the filesystem sources block changed: revisit build-libcxx.sh")
+else:
+    s = s[:block.start()] + "if (LIBCXX_ENABLE_FILESYSTEM)\n  # pybox: std::filesystem operations left out (build-libcxx.sh)\n  list(APPEND LIBCXX_SOURCES\n    )\n" + s[block.end():]
+    open(p, "w").write(s)
+PY
+
 log "configure libc++abi + libc++ (clang-22, wasm exceptions)"
 B=$BUILD/libcxx-eh
 # An existing build directory is reused (ninja rebuilds what changed);
@@ -139,7 +161,7 @@ nice -n 19 cmake -G Ninja -S "$SRC/runtimes" -B "$B" \
   -DLIBCXX_ENABLE_SHARED=OFF \
   -DLIBCXX_ENABLE_EXPERIMENTAL_LIBRARY=OFF \
   -DLIBCXX_ENABLE_EXCEPTIONS=ON \
-  -DLIBCXX_ENABLE_FILESYSTEM=OFF \
+  -DLIBCXX_ENABLE_FILESYSTEM=ON -DLIBCXX_ENABLE_TIME_ZONE_DATABASE=OFF \
   -DLIBCXX_ENABLE_THREADS=OFF -DLIBCXX_HAS_PTHREAD_API=OFF \
   -DLIBCXX_HAS_EXTERNAL_THREAD_API=OFF -DLIBCXX_BUILD_EXTERNAL_THREAD_LIBRARY=OFF \
   -DLIBCXX_INCLUDE_BENCHMARKS=OFF -DLIBCXX_INCLUDE_TESTS=OFF \
@@ -186,7 +208,7 @@ cat > "$BUILD/libcxx-manifest.json" <<JSON
 [
  {"name": "libc++/libc++abi/libunwind (LLVM runtimes)", "version": "$LLVM_VERSION", "debian_source": "$LLVM_DEB_SRC",
   "file": "$LLVM_ORIG", "sha256": "$LLVM_ORIG_SHA256", "license": "Apache-2.0 WITH LLVM-exception",
-  "flags": "clang-22, -fwasm-exceptions -mllvm -wasm-use-legacy-eh=false, ABI version 2, no threads, no filesystem, static",
+  "flags": "clang-22, -fwasm-exceptions -mllvm -wasm-use-legacy-eh=false, ABI version 2, no threads, <fstream> without std::filesystem operations, static",
   "patches": ["scripts/cxxeh/cpp_exception_tag.S", "libunwind's Unwind-wasm.c compiled by build-libcxx.sh"]}
 ]
 JSON

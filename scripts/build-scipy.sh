@@ -114,14 +114,27 @@ if [ ! -x "$TOOLS/bin/cython" ] || [ "$("$TOOLS/bin/pip" freeze 2>/dev/null | tr
 fi
 export PATH=$TOOLS/bin:$PATH
 
-rm -rf "$SRC" "$SB" "$W" && mkdir -p "$SRC" "$W"
-tar -xzf "$BUILD/src/$SCIPY_SDIST" -C "$SRC" --strip-components=1
+# SCIPY_REUSE=1 (for working on this script): keep an existing source tree
+# and meson build dir, so ninja rebuilds only what changed; every step below
+# is idempotent. Without it everything starts from the sdist.
+if [ "${SCIPY_REUSE:-0}" = 1 ] && [ -f "$SB/build.ninja" ]; then
+  reuse=1
+else
+  reuse=0
+  rm -rf "$SRC" "$SB" "$W" && mkdir -p "$SRC" "$W"
+  tar -xzf "$BUILD/src/$SCIPY_SDIST" -C "$SRC" --strip-components=1
+fi
 # scripts/scipy/patches/: fortran-int-subroutines.patch makes the few
 # Fortran-called functions scipy defines itself return int (ODRPACK's
 # callback, the g77-ABI wrappers), see int-subroutines.py below.
-for p in "$HERE"/patches/*.patch; do
-  [ -f "$p" ] && (cd "$SRC" && patch -p1 -s --no-backup-if-mismatch < "$p")
-done
+if [ $reuse = 0 ]; then
+  for p in "$HERE"/patches/*.patch; do
+    [ -f "$p" ] && (cd "$SRC" && patch -p1 -s --no-backup-if-mismatch < "$p")
+  done
+fi
+# One binary holds every module: definitions in xsf's headers become inline
+# (scripts/scipy/static-link-fixes.py says which duplicates this removes).
+python3 "$HERE/static-link-fixes.py" headers "$SRC"
 # Every Fortran subroutine returns int on this target (f2c's translation and
 # OpenBLAS's, see scripts/scipy/int-subroutines.py); scipy declares them void.
 # Besides BLAS_FUNC/F_FUNC declarations, plain ones (`void dgemm_(...)`,
@@ -132,7 +145,7 @@ done
   grep -hioE '^ +(recursive +)?((double +precision|real\*8|integer|real|logical) +)?(subroutine|function) +[a-z0-9]+' \
     $(find "$SRC/scipy" -name '*.f') | awk '{print tolower($NF) "_"}'
 } | sort -u > "$W/fortran-symbols.txt"
-python3 "$HERE/int-subroutines.py" --names "$W/fortran-symbols.txt" "$SRC/scipy" > "$W/int-subroutines-source.txt"
+[ $reuse = 1 ] || python3 "$HERE/int-subroutines.py" --names "$W/fortran-symbols.txt" "$SRC/scipy" > "$W/int-subroutines-source.txt"
 
 log "scipy: libf2c (f2c's runtime) for wasm32"
 F2=$W/libf2c
@@ -148,20 +161,26 @@ cp "$F2/src/f2c.h" "$W/f2c-include/f2c.h"
 # What the translated FITPACK/ODRPACK code calls: math helpers, string
 # copy/compare, formatted and list-directed writes (ODRPACK's reports, to a
 # file opened by OPEN), STOP. sig_die (f2c's fatal-error exit) is ours:
-# WASI has no signals (scripts/scipy/f2c/sig_die.c).
+# WASI has no signals (scripts/scipy/f2c/sig_die.c); so are an int s_copy
+# and tmpfile (scripts/scipy/f2c/wasi_compat.c).
 F2C_OBJS="d_lg10 d_sign pow_dd pow_di pow_ii s_cat s_cmp s_copy s_stop exit_ f77_aloc
   close dfe dolio due endfile err fmt fmtlib iio ilnw inquire lread lwrite open rdfmt
   rewind rsfe rsli rsne sfe sue typesize uio util wref wrtfmt wsfe wsle wsne xwsne
   backspac ftell_ ctype i_dnnt i_nint d_nint d_int d_mod i_len i_indx"
 f2c_o=()
 for f in $F2C_OBJS; do
-  $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES -w \
+  # s_copy is defined void; f2c's translations call it as int
+  # (scripts/scipy/f2c/wasi_compat.c defines the int one).
+  rename=; [ "$f" = s_copy ] && rename=-Ds_copy=pybox_f2c_s_copy
+  $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES -w $rename \
     -ffile-prefix-map="$BUILD"=/pybox-build -I"$F2/src" -c "$F2/src/$f.c" -o "$F2/$f.o"
   f2c_o+=("$F2/$f.o")
 done
-$CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES \
-  -ffile-prefix-map="$ROOT"=/pybox-src -I"$F2/src" -c "$HERE/f2c/sig_die.c" -o "$F2/sig_die.o"
-f2c_o+=("$F2/sig_die.o")
+for f in sig_die wasi_compat; do
+  $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES \
+    -ffile-prefix-map="$ROOT"=/pybox-src -I"$F2/src" -c "$HERE/f2c/$f.c" -o "$F2/$f.o"
+  f2c_o+=("$F2/$f.o")
+done
 rm -f "$PREFIX/lib/libf2c.a"
 llvm-ar-19 rcsD "$PREFIX/lib/libf2c.a" "${f2c_o[@]}"
 
@@ -231,17 +250,30 @@ PY
 SC_CFLAGS="$PYINC $OPT_CFLAGS $WASM_FEATURES -ffile-prefix-map=$BUILD=/pybox-build"
 # C files: f2py's modules share numpy's API pointer (scripts/scipy/f2py_shared_api.h).
 SC_CFLAGS_C="$SC_CFLAGS -include $HERE/f2py_shared_api.h"
-SC_CXXFLAGS="$SC_CFLAGS -I$SJLJ -mllvm -wasm-enable-sjlj -Xclang -fexternc-nounwind -Drestrict=__restrict -DPOCKETFFT_NO_MULTITHREADING -include $ROOT/scripts/matplotlib/nothreads.h -Wno-unknown-warning-option"
+# Threads: nothreads.h gives the thread-less libc++ single-threaded std::mutex,
+# unique_lock, condition_variable, thread, this_thread, future and
+# packaged_task (HiGHS's task executor sizes itself by
+# hardware_concurrency() == 1 and starts no worker); serial_task_pool.h
+# replaces fast_matrix_market's thread pool by one that runs each task when
+# it is submitted. HiGHS's Highs.cpp includes <csignal> without using it:
+# wasi-libc's signal.h refuses to be included without
+# -D_WASI_EMULATED_SIGNAL (nothing calls signal(), so
+# -lwasi-emulated-signal is not linked).
+SC_CXXFLAGS="$SC_CFLAGS -I$SJLJ -mllvm -wasm-enable-sjlj -Xclang -fexternc-nounwind -Drestrict=__restrict -DPOCKETFFT_NO_MULTITHREADING -D_WASI_EMULATED_SIGNAL -include $ROOT/scripts/matplotlib/nothreads.h -include $HERE/serial_task_pool.h -Wno-unknown-warning-option"
 export PYTHONPATH=$W/npshim
-(cd "$SRC" && meson setup "$SB" --cross-file "$W/cross.txt" \
+[ $reuse = 1 ] || (cd "$SRC" && meson setup "$SB" --cross-file "$W/cross.txt" \
   -Dbuildtype=release -Db_ndebug=if-release \
   -Dblas=openblas -Dlapack=openblas -Duse-pythran=false \
   "-Dc_args=$SC_CFLAGS_C" "-Dcpp_args=$SC_CXXFLAGS") > "$BUILD/scipy-setup.log" 2>&1 \
   || { tail -40 "$BUILD/scipy-setup.log"; exit 1; }
 # As in build-numpy.sh: the host Python's include dir becomes the wasm
 # build's, and -fPIC (GOT-relative globals in a static link) is dropped.
+# So is -pthread (meson's threads dependency, on HiGHS, pocketfft and
+# _qmc_cy): for wasm it turns on the atomics feature, so the object keeps
+# atomic instructions (pybind11's guarded statics, std::atomic), which make
+# python.wasm invalid for wazero, which runs without the threads proposal.
 hostinc=$("$TOOLS/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-sed -i -e "s#-I$hostinc\\b#$PYINC#g" -e "s# -fPIC\\b##g" "$SB/build.ninja"
+sed -i -e "s#-I$hostinc\\b#$PYINC#g" -e "s# -fPIC\\b##g" -e "s# -pthread\\b##g" "$SB/build.ninja"
 # meson makes each Cython step wait for the shared utility module
 # (scipy._cyutility) to be linked as a .so, which never happens here (its
 # object is archived like the others): that ordering edge is dropped.
@@ -285,13 +317,17 @@ for i, line in enumerate(lines):
     if line.startswith("build "):
         cur = next((m for m in rename if re.match(r"build %s\.[^:]*\.so\.p/[^:]*\.o:" % re.escape(m), line)), None)
     elif cur and line.startswith(" ARGS = "):
-        lines[i] = line + " -D%s=%s" % rename[cur]
+        flag = " -D%s=%s" % rename[cur]
+        if flag not in line:
+            lines[i] = line + flag
         n += 1
 assert n >= len(rename), "renaming PyInit: objects not found"
 open(path, "w").write("\n".join(lines))
 PY
+# Names two modules define (static-link-fixes.py): renamed per module.
+python3 "$HERE/static-link-fixes.py" ninja "$SB/build.ninja"
 log "scipy: $(wc -l < "$W/modules.txt") extension modules"
-python3 "$ROOT/scripts/numpy/collect_objects.py" "$SB" $MODULES > "$SB/pybox-inputs.txt"
+python3 "$ROOT/scripts/numpy/collect_objects.py" "$SB" $MODULES > "$SB/pybox-targets.txt"
 
 # Fortran subroutines return int on this target: f2c translates them so,
 # and OpenBLAS's BLAS/LAPACK were made int for numpy
@@ -305,7 +341,9 @@ python3 "$ROOT/scripts/numpy/collect_objects.py" "$SB" $MODULES > "$SB/pybox-inp
 gen=$(cd "$SB" && ninja -t targets all | awk -F: '{print $1}' \
   | grep -E '^scipy/.*(module\.c|_blas_subroutines\.h|_lapack_subroutines\.h)$' || true)
 (cd "$SB" && ninja $gen) > "$BUILD/scipy-ninja.log" 2>&1 || { tail -40 "$BUILD/scipy-ninja.log"; exit 1; }
-(cd "$SB" && python3 "$HERE/int-subroutines.py" --names "$W/fortran-symbols.txt" $gen) > "$W/int-subroutines-generated.txt"
+# (With SCIPY_REUSE=1 they may have been rewritten already: nothing to do.)
+(cd "$SB" && python3 "$HERE/int-subroutines.py" --names "$W/fortran-symbols.txt" $gen) > "$W/int-subroutines-generated.txt" \
+  || [ $reuse = 1 ]
 # cython_lapack's chla_transtype (a CHARACTER function) and xerbla_array
 # (hidden CHARACTER length) have other types in OpenBLAS: scipy's
 # declarations are replaced by wrappers (scripts/scipy/lapack_char_fixes.h).
@@ -316,15 +354,40 @@ sed -i -e '/^char BLAS_FUNC(chla_transtype)(int \*trans);$/d' \
 if grep -q 'chla_transtype\|xerbla_array' "$lh"; then
   echo "$lh: chla_transtype/xerbla_array declared differently: revisit build-scipy.sh" >&2; exit 1
 fi
-echo "#include \"$HERE/lapack_char_fixes.h\"" >> "$lh"
+grep -qF "$HERE/lapack_char_fixes.h" "$lh" || echo "#include \"$HERE/lapack_char_fixes.h\"" >> "$lh"
 
 log "scipy: compile"
-(cd "$SB" && ninja -k 0 -j"$JOBS" $(awk '{print $2}' "$SB/pybox-inputs.txt")) >> "$BUILD/scipy-ninja.log" 2>&1 \
+(cd "$SB" && ninja -k 0 -j"$JOBS" $(awk '{print $2}' "$SB/pybox-targets.txt")) >> "$BUILD/scipy-ninja.log" 2>&1 \
   || { grep -B2 -A12 -m5 'error' "$BUILD/scipy-ninja.log" | head -80; exit 1; }
+# The objects to archive: meson's static libraries expanded into their
+# objects, less the ones another definition replaces; then no global name
+# may be defined twice, among them or with numpy, OpenBLAS and libf2c
+# (static-link-fixes.py).
+python3 "$HERE/static-link-fixes.py" inputs "$SB" < "$SB/pybox-targets.txt" > "$SB/pybox-inputs.txt"
+python3 "$HERE/static-link-fixes.py" check "$SB" "$SB/pybox-inputs.txt" \
+  "$PREFIX/lib/libnumpy.a" "$PREFIX/lib/libopenblas.a" "$PREFIX/lib/libf2c.a"
 
 log "scipy: archive"
-entries=()
-while read -r m init; do entries+=("${m//\//.}=$init"); done < "$W/modules-init.txt"
+# The import name is where meson installs a module, which is not always
+# where it is built (scipy/sparse/sparsetools/_sparsetools is installed as
+# scipy.sparse._sparsetools, _propack/_propack as
+# scipy.sparse.linalg._propack).
+meson introspect "$SB" --installed > "$W/installed.json"
+python3 - "$W/installed.json" "$SB" "$W/modules-init.txt" > "$W/modules-import.txt" <<'PY'
+import json, os, re, sys
+installed, sb, mods = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+name = {}
+for src, dst in installed.items():
+    if src.endswith(".so"):
+        build = re.sub(r"\.cpython-[^/]*\.so$", "", os.path.relpath(src, sb))
+        name[build] = re.sub(r"\.cpython-[^/]*\.so$", "", dst[dst.index("/scipy/") + 1:]).replace("/", ".")
+for line in open(mods):
+    m, init = line.split()
+    if m not in name:
+        sys.exit(f"{m}: not in meson's install list")
+    print(f"{name[m]}={init}")
+PY
+entries=($(cat "$W/modules-import.txt"))
 "$ROOT/scripts/numpy/extmod/gen-extmod.sh" _pybox_ext_scipy "$W/_pybox_ext_scipy.c" "${entries[@]}"
 $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES $PYINC \
   -ffile-prefix-map="$BUILD"=/pybox-build -I"$ROOT/scripts/numpy/extmod" -c "$W/_pybox_ext_scipy.c" -o "$W/_pybox_ext_scipy.o"
@@ -337,7 +400,7 @@ $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES \
   echo "CREATE $PREFIX/lib/libscipy.a"
   echo "ADDMOD $W/_pybox_ext_scipy.o"
   echo "ADDMOD $W/cxa_thread_atexit.o"
-  awk -v sb="$SB" '$1=="obj"{print "ADDMOD " sb "/" $2} $1=="lib"{print "ADDLIB " sb "/" $2}' "$SB/pybox-inputs.txt"
+  awk -v sb="$SB" '$1=="obj"{print "ADDMOD " sb "/" $2}' "$SB/pybox-inputs.txt"
   echo "SAVE"; echo "END"
 } > "$W/libscipy.mri"
 rm -f "$PREFIX/lib/libscipy.a"
@@ -353,7 +416,6 @@ rm -rf "$SP/scipy" && mkdir -p "$SP"
 # files (the vendored array_api_compat/array_api_extra are installed under
 # scipy/_lib/ from other source dirs), generated ones (__config__.py,
 # version.py), data (_sobol_direction_numbers.npz) and license files.
-meson introspect "$SB" --installed > "$W/installed.json"
 python3 - "$W/installed.json" "$SP" "$SB" <<'PY'
 import json, os, shutil, subprocess, sys
 installed, sp, sb = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
@@ -394,7 +456,7 @@ cat > "$BUILD/manifest-scipy.json" <<JSON
   "flags": {"cflags": "$OPT_CFLAGS $WASM_FEATURES", "cxx": "clang-22 ${CXXEH_FLAGS//$BUILD/<build>} -Xclang -fexternc-nounwind", "meson": "-Dbuildtype=release -Dblas=openblas -Dlapack=openblas -Duse-pythran=false"},
   "archive": {"file": "prefix/lib/libscipy.a", "sha256": "$(sha "$PREFIX/lib/libscipy.a")"}},
  {"name": "libf2c", "version": "20140711", "debian_source": "$F2C_DEB_SRC", "file": "$F2C_ORIG", "sha256": "$F2C_ORIG_SHA256",
-  "license": "HPND-like (libf2c's Notice)", "objects": "$(echo $F2C_OBJS) + scripts/scipy/f2c/sig_die.c",
+  "license": "HPND-like (libf2c's Notice)", "objects": "$(echo $F2C_OBJS) + scripts/scipy/f2c/sig_die.c, wasi_compat.c",
   "archive": {"file": "prefix/lib/libf2c.a", "sha256": "$(sha "$PREFIX/lib/libf2c.a")"}}
 ]
 JSON
