@@ -170,20 +170,23 @@ for line in open(sys.argv[1]):
 print("\n".join(sorted(mods)))
 PY
 MODULES=$(cat "$W/modules.txt")
-# Several modules share a short name (sklearn.tree._utils and
-# sklearn.neighbors... ): in one binary their PyInit_<name> would clash,
-# so every module whose short name was already taken gets its init function
-# renamed on its objects (-DPyInit_x=PyInit_x__N), as build-scipy.sh does.
+# Every module's init function is renamed after its dotted path
+# (-DPyInit__tree=PyInit_sklearn_tree__tree on its objects): several
+# sklearn modules share a short name (tree._utils, manifold._utils), and
+# other packages in the same python.wasm have modules of the same short
+# name (scipy._cyutility). With the short names, wasm-ld silently resolved
+# sklearn's table entry for _cyutility to scipy's PyInit__cyutility (the
+# first archive defining it) and never loaded sklearn's object: every
+# Cython module then failed with "C function
+# scipy._cyutility.memoryview_fromslice has wrong signature".
 python3 - "$SB/build.ninja" "$W/modules.txt" > "$W/modules-init.txt" <<'PY'
 import re, sys
 path, mods = sys.argv[1], open(sys.argv[2]).read().split()
-seen, rename = {}, {}
+rename = {}
 for m in mods:
     short = m.rsplit("/", 1)[-1]
-    seen[short] = seen.get(short, 0) + 1
-    init = f"PyInit_{short}" if seen[short] == 1 else f"PyInit_{short}__{seen[short]}"
-    if seen[short] > 1:
-        rename[m] = (f"PyInit_{short}", init)
+    init = "PyInit_" + m.replace("/", "_")
+    rename[m] = (f"PyInit_{short}", init)
     print(f"{m} {init}")
 lines = open(path).read().split("\n")
 cur, n = None, 0
@@ -272,6 +275,14 @@ meson introspect "$SB" --installed > "$W/installed.json"
 python3 - "$W/installed.json" "$SP" "$SB" <<'PY'
 import json, os, re, shutil, subprocess, sys
 installed, sp, sb = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+# The table names each module after its build path; a module meson installs
+# elsewhere (subdir:) would be unimportable under that name.
+for src, dst in installed.items():
+    if src.endswith(".so"):
+        built = os.path.relpath(src, sb).split(".cpython-")[0]
+        inst = re.search(r"/(sklearn/.*)$", dst).group(1).split(".cpython-")[0]
+        if built != inst:
+            sys.exit(f"{built} is installed as {inst}: name the table entry after the install path")
 skip_ext = (".pyx", ".pxd", ".pxi", ".tp", ".h", ".c", ".cpp", ".pyi", ".in", ".build")
 todo = []
 for src, dst in sorted(installed.items()):
