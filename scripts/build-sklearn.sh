@@ -214,6 +214,10 @@ newrand = "mt_rand set_seed bounded_rand_int".split()
 renames = [
     # (objects: regex on the ninja output path, prefix, names)
     (r"sklearn/svm/_newrand\.", "pybox_newrand_", newrand),
+    # Cython's shared utility module (--generate-shared) is generated as
+    # "_cyutility", not "sklearn._cyutility": its one global clashes with
+    # scipy's.
+    (r"sklearn/_cyutility\.", "pybox_sklearn", ["__pyx_module_is_main__cyutility"]),
     (r"sklearn/svm/(_liblinear\.|libliblinear-skl\.a\.p/)", "pybox_liblinear_", newrand +
      "set_verbosity set_parameter set_problem csr_set_problem free_problem free_parameter copy_w get_bias".split()),
     (r"sklearn/svm/_libsvm_sparse\.", "pybox_svmsparse_",
