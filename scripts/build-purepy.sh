@@ -9,7 +9,7 @@
 # for markupsafe and pyyaml, whose wheels are platform-specific, the pure
 # Python code of the sdist, which they fall back to without their C
 # speed-ups). It also writes .dist-info metadata for the packages built into
-# python.wasm (numpy, Pillow, lxml, pandas) so importlib.metadata finds them, and
+# python.wasm (numpy, Pillow, lxml, pandas, scikit-learn) so importlib.metadata finds them, and
 # $BUILD/manifest-purepy.json for the bundle manifest. build-runtime.sh's
 # package stage calls it; it compiles nothing.
 set -euo pipefail
@@ -81,7 +81,7 @@ done
 # dist-info for the packages linked into python.wasm.
 for m in "$BUILD"/manifest-numpy.json "$BUILD"/manifest-pillow.json "$BUILD"/manifest-lxml.json \
          "$BUILD"/manifest-matplotlib.json "$BUILD"/manifest-pandas.json \
-         "$BUILD"/manifest-statsmodels.json; do
+         "$BUILD"/manifest-sklearn.json "$BUILD"/manifest-statsmodels.json; do
   [ -f "$m" ] || continue
   python3 - "$m" "$OUT" <<'PY'
 import json, os, sys
@@ -92,7 +92,7 @@ for i, e in enumerate(entries):
     if i > 0 and "modules" not in e:
         continue
     name = {"pillow": "Pillow"}.get(e["name"], e["name"])
-    d = os.path.join(sys.argv[2], f"{name}-{e['version']}.dist-info")
+    d = os.path.join(sys.argv[2], f"{name.replace('-', '_')}-{e['version']}.dist-info")
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "METADATA"), "w") as f:
         f.write(f"Metadata-Version: 2.1\nName: {name}\nVersion: {e['version']}\nLicense: {e.get('license', '')}\n"
