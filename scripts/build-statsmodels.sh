@@ -61,14 +61,8 @@ NPB=$BUILD/numpy-build
 # scipy's build dir: cython_blas.pxd and cython_lapack.pxd are generated there.
 SCB=$BUILD/scipy-build
 
-log() { printf '\n=== %s\n' "$*" >&2; }
-sha() { sha256sum "$1" | cut -d' ' -f1; }
-check_sha() {
-  local got; got=$(sha "$1")
-  if [ "$got" != "$2" ]; then
-    echo "checksum mismatch for $1: got $got, want $2" >&2; exit 1
-  fi
-}
+# log, sha, check_sha
+. "$ROOT/scripts/lib/build-common.sh"
 
 for f in "$BUILD/cpython/builddir/wasi/pyconfig.h" "$BUILD/cpython/Include/Python.h" \
          "$NPB/numpy/_core/_numpyconfig.h" "$NPSRC/numpy/__init__.cython-30.pxd" \
