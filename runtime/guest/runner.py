@@ -647,6 +647,18 @@ def _sync_maps():
 
 
 def _make_mmap(module):
+    # The module's code is compiled only when something imports mmap (the
+    # runner itself is compiled at every boot, and the memory a boot grows
+    # to stays with every interpreter).
+    global _mmap_live
+    env = {"sys": sys, "_MMAP_CONSTANTS": _MMAP_CONSTANTS, "_mmap_live": None}
+    exec(compile(_MMAP_SOURCE, "<pybox mmap>", "exec"), env)
+    env["_build"](module)
+    _mmap_live = env["_mmap_live"]
+
+
+_MMAP_SOURCE = r"""
+def _build(module):
     import errno
     import io
     import operator
@@ -715,11 +727,11 @@ def _make_mmap(module):
         return -1
 
     class mmap:
-        """mmap(fileno, length[, flags[, prot[, access[, offset]]]])
+        '''mmap(fileno, length[, flags[, prot[, access[, offset]]]])
 
         A memory-mapped file, as on Unix; in the pybox sandbox the map holds
         a copy of the file's bytes, and a shared writable map writes what
-        changed back to the file on flush(), close() and after every run."""
+        changed back to the file on flush(), close() and after every run.'''
         __slots__ = ()
 
         def __new__(cls, fileno, length, flags=MAP_SHARED, prot=PROT_WRITE | PROT_READ,
@@ -855,14 +867,15 @@ def _make_mmap(module):
                     pass
                 d["_own"] = -1
             d["_closed"] = True
-            live.discard(self)
+            if d.get("_shared"):
+                live.discard(self)
 
         @property
         def closed(self):
             return self._closed
 
         def close(self):
-            """Close the map, writing its changes back to the file first."""
+            '''Close the map, writing its changes back to the file first.'''
             if self._closed:
                 return
             if self._shared:
@@ -886,7 +899,7 @@ def _make_mmap(module):
             return self._blen(self)
 
         def size(self):
-            """The size of the mapped file (of the map, for an anonymous one)."""
+            '''The size of the mapped file (of the map, for an anonymous one).'''
             self._check()
             if self._fd == -1:
                 return self._blen(self)
@@ -983,7 +996,7 @@ def _make_mmap(module):
                                   bytearray.__getitem__(self, slice(src, src + count)))
 
         def flush(self, offset=0, size=None):
-            """Write the map's changes in [offset, offset + size) back to the file."""
+            '''Write the map's changes in [offset, offset + size) back to the file.'''
             self._check()
             total = self._blen(self)
             size = total - offset if size is None else size
@@ -999,10 +1012,12 @@ def _make_mmap(module):
                 raise ValueError("madvise start out of bounds")
             if length is not None and length < 0:
                 raise ValueError("madvise length invalid")
+            if length is not None and length > sys.maxsize - start:
+                raise OverflowError("madvise length too large")
             operator.index(option)
 
         def resize(self, newsize):
-            """Resize the map and, for a shared writable map, its file."""
+            '''Resize the map and, for a shared writable map, its file.'''
             self._check_writable()
             if self._access == ACCESS_COPY or (self._fd != -1 and not self._shared):
                 raise TypeError("mmap can't resize a readonly or copy-on-write memory map.")
@@ -1092,7 +1107,11 @@ def _make_mmap(module):
         __hash__ = object.__hash__
 
         def __repr__(self):
-            return "<mmap.mmap object at %#x>" % id(self)
+            if self._closed:
+                return "<mmap.mmap closed=True>"
+            return "<mmap.mmap closed=False, access=%s, length=%d, pos=%d, offset=%d>" % (
+                ("ACCESS_DEFAULT", "ACCESS_READ", "ACCESS_WRITE", "ACCESS_COPY")[self._access],
+                self._blen(self), self._pos, self._offset)
 
         __str__ = __repr__
 
@@ -1139,6 +1158,8 @@ def _make_mmap(module):
     module.__doc__ = ("mmap for the pybox sandbox (WASI has no memory mapping): a map holds a "
                       "copy of the file's bytes; a shared writable map writes its changes back "
                       "to the file on flush(), close() and after every run.")
+"""
+
 
 
 class _ProvidedLoader:

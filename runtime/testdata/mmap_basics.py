@@ -55,6 +55,9 @@ cp[0:5] = b"copy!"
 print("copy", cp[:6], ro[:6])
 with open(path, "rb") as f:
     print("untouched", f.read()[:6])
+print("repr", repr(cp).replace("ACCESS_COPY", "copy"))
+ro.close()
+print("repr closed", repr(ro), ro.closed)
 with open(path, "rb") as f:
     try:
         mmap.mmap(f.fileno(), 0)
