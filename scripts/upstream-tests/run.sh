@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# run.sh — numpy's, Pillow's, pandas' and matplotlib's own test suites, run inside pybox
+# run.sh — numpy's, Pillow's, pandas', matplotlib's, scipy's, scikit-learn's and
+# statsmodels' own test suites, run inside pybox
 # against the packages built into the runtime bundle (the committed one in
 # assets/, or the one PYBOX_BUNDLE names).
 #
@@ -17,7 +18,8 @@
 #   1. builds pybox (CGO_ENABLED=0) into $WORK;
 #   2. pip-downloads the wheels of requirements-numpy.txt (numpy's own pins
 #      of pytest and hypothesis), requirements-pillow.txt and
-#      requirements-pandas.txt, requirements-matplotlib.txt (hash-checked)
+#      requirements-pandas.txt, requirements-matplotlib.txt (hash-checked;
+#      scipy, scikit-learn and statsmodels use pandas' set: pytest 8)
 #      and adds them with `pybox packages add` to throw-away package dirs
 #      ($PYBOX_PACKAGES_DIR, one per suite);
 #   3. unpacks the sdists (checked against the sha256 of the build scripts)
@@ -57,6 +59,13 @@ PANDAS_VERSION=3.1.1
 PANDAS_SHA256=05fed3e3b7c99b226f160e29d7d6cb7ef39638c758cbfe42b3f24ba34f04b859
 MPL_VERSION=3.10.9
 MPL_SHA256=fd66508e8c6877d98e586654b608a0456db8d7e8a546eb1e2600efd957302358
+# Same as scripts/build-scipy.sh, build-sklearn.sh, build-statsmodels.sh.
+SCIPY_VERSION=1.17.1
+SCIPY_SHA256=95d8e012d8cb8816c226aef832200b1d45109ed4464303e997c5b13122b297c0
+SKLEARN_VERSION=1.9.1
+SKLEARN_SHA256=629cada3e33e2b9bf376cdc7614a47a4140b8aedc1d836579e359736fbd82977
+SM_VERSION=0.15.0
+SM_SHA256=5d257fe58d0772bc46a557880ca78e2a8e07fec7bfd9d11074aef8e33e1aecbc
 
 # subset name -> suite and pytest arguments (paths relative to the sdist).
 declare -A SUITE ARGS EXTRA  # EXTRA: a -k expression
@@ -85,11 +94,26 @@ SUITE[mpl-colors]=matplotlib; ARGS[mpl-colors]="$MPLT/test_colors.py"
 # most (hist, bar/barh, scatter, errorbar, boxplot, pie, imshow).
 SUITE[mpl-axes]=matplotlib;   ARGS[mpl-axes]="$MPLT/test_axes.py"
 EXTRA[mpl-axes]="test_hist or test_bar or test_scatter or test_errorbar or test_boxplot or test_pie or test_imshow"
+# scipy's main subpackages (#15); only with a bundle that has scipy.
+for sub in stats optimize linalg sparse interpolate signal integrate spatial special; do
+  SUITE[sp-$sub]=scipy; ARGS[sp-$sub]="scipy/$sub"
+done
+# scikit-learn: linear models, trees and ensembles, clustering,
+# preprocessing, model selection, metrics.
+for sub in linear_model tree ensemble cluster preprocessing model_selection metrics; do
+  SUITE[sk-$sub]=sklearn; ARGS[sk-$sub]="sklearn/$sub"
+done
+# statsmodels: OLS/GLM/discrete models and the formula API (patsy).
+for sub in regression genmod discrete formula; do
+  SUITE[sm-$sub]=statsmodels; ARGS[sm-$sub]="statsmodels/$sub"
+done
 ALL="core lib linalg fft random ma polynomial matrixlib pillow pd-parsers pd-groupby pd-reshape pd-frame pd-tseries mpl-figure mpl-axes mpl-image mpl-text mpl-colors"
+# Not in ALL while the committed bundle lacks them (name them to run them).
+SCIENCE="sp-stats sp-optimize sp-linalg sp-sparse sp-interpolate sp-signal sp-integrate sp-spatial sp-special sk-linear_model sk-tree sk-ensemble sk-cluster sk-preprocessing sk-model_selection sk-metrics sm-regression sm-genmod sm-discrete sm-formula"
 
 subsets=${*:-$ALL}
 for s in $subsets; do
-  [ -n "${SUITE[$s]:-}" ] || { echo "unknown subset $s (known: $ALL)" >&2; exit 2; }
+  [ -n "${SUITE[$s]:-}" ] || { echo "unknown subset $s (known: $ALL $SCIENCE)" >&2; exit 2; }
 done
 
 log() { printf '=== %s\n' "$*" >&2; }
@@ -108,7 +132,11 @@ log "pybox"
 mv "$WORK/pybox.new" "$WORK/pybox"
 PYBOX=$WORK/pybox
 
-install_wheels() { # suite: requirements-SUITE.txt -> $WORK/packages-SUITE
+# The test wheels of each suite: requirements-SET.txt (SET is the suite's
+# name unless given here).
+declare -A WHEELSET=([scipy]=pandas [sklearn]=pandas [statsmodels]=pandas)
+wheelset() { echo "${WHEELSET[$1]:-$1}"; }
+install_wheels() { # set: requirements-SET.txt -> $WORK/packages-SET
   local req=$HERE/requirements-$1.txt dir=$WORK/packages-$1
   if [ ! -f "$dir/.requirements.sha256" ] ||
      [ "$(cat "$dir/.requirements.sha256")" != "$(sha256sum < "$req")" ]; then
@@ -121,15 +149,17 @@ install_wheels() { # suite: requirements-SUITE.txt -> $WORK/packages-SUITE
     sha256sum < "$req" > "$dir/.requirements.sha256"
   fi
 }
-for suite in $(for s in $subsets; do echo "${SUITE[$s]}"; done | sort -u); do
-  install_wheels "$suite"
+for set in $(for s in $subsets; do wheelset "${SUITE[$s]}"; done | sort -u); do
+  install_wheels "$set"
 done
 
 fetch_sdist() { # name version sha256 -> unpacked dir
   local file="$1-$2.tar.gz"
-  if [ ! -f "$SDIST_DIR/$file" ] && [ "$1" = matplotlib ]; then
-    # Not `pip download`: it would build matplotlib natively (meson) to read
-    # its metadata, fetching FreeType and Qhull from outside the registries.
+  case $1 in scikit-learn) file="scikit_learn-$2.tar.gz" ;; esac
+  if [ ! -f "$SDIST_DIR/$file" ] && [ "$1" != numpy ] && [ "$1" != pillow ] && [ "$1" != pandas ]; then
+    # Not `pip download`: it would build the package natively (meson) to read
+    # its metadata: for matplotlib fetching FreeType and Qhull from outside
+    # the registries, for scipy needing a Fortran compiler.
     mkdir -p "$SDIST_DIR"
     python3 "$ROOT/scripts/matplotlib/fetch_sdist.py" "$SDIST_DIR" "$1" "$2" >&2
   elif [ ! -f "$SDIST_DIR/$file" ]; then
@@ -139,10 +169,11 @@ fetch_sdist() { # name version sha256 -> unpacked dir
     python3 -m pip download -q --no-deps --no-binary "$1" -d "$SDIST_DIR" "$1==$2" >&2
   fi
   check_sha "$SDIST_DIR/$file" "$3"
-  if [ ! -d "$WORK/src/$1-$2" ]; then
+  local dir=$WORK/src/${file%.tar.gz}
+  if [ ! -d "$dir" ]; then
     tar -xzf "$SDIST_DIR/$file" -C "$WORK/src"
   fi
-  echo "$WORK/src/$1-$2"
+  echo "$dir"
 }
 log "sdists"
 # Only the sdists of the suites asked for (an empty folder is mounted for
@@ -150,10 +181,14 @@ log "sdists"
 suites=" $(for s in $subsets; do echo "${SUITE[$s]}"; done | sort -u | tr '\n' ' ')"
 mkdir -p "$WORK/src/none"
 NUMPY_SRC=$WORK/src/none PILLOW_SRC=$WORK/src/none PANDAS_SRC=$WORK/src/none MPL_SRC=$WORK/src/none
+SCIPY_SRC=$WORK/src/none SKLEARN_SRC=$WORK/src/none SM_SRC=$WORK/src/none
 case $suites in *" numpy "*) NUMPY_SRC=$(fetch_sdist numpy "$NUMPY_VERSION" "$NUMPY_SHA256") ;; esac
 case $suites in *" pillow "*) PILLOW_SRC=$(fetch_sdist pillow "$PILLOW_VERSION" "$PILLOW_SHA256") ;; esac
 case $suites in *" pandas "*) PANDAS_SRC=$(fetch_sdist pandas "$PANDAS_VERSION" "$PANDAS_SHA256") ;; esac
 case $suites in *" matplotlib "*) MPL_SRC=$(fetch_sdist matplotlib "$MPL_VERSION" "$MPL_SHA256") ;; esac
+case $suites in *" scipy "*) SCIPY_SRC=$(fetch_sdist scipy "$SCIPY_VERSION" "$SCIPY_SHA256") ;; esac
+case $suites in *" sklearn "*) SKLEARN_SRC=$(fetch_sdist scikit-learn "$SKLEARN_VERSION" "$SKLEARN_SHA256") ;; esac
+case $suites in *" statsmodels "*) SM_SRC=$(fetch_sdist statsmodels "$SM_VERSION" "$SM_SHA256") ;; esac
 
 # numpy's conftest.py imports get_fpu_mode from the test-only C module
 # _multiarray_tests, which the bundle does not ship; it is loaded as a plugin
@@ -179,11 +214,13 @@ for s in $subsets; do
     runs=$((runs + 1))
     before=$(lines "$res")
     set +e
-    PYBOX_PACKAGES_DIR=$WORK/packages-${SUITE[$s]} "$PYBOX" run -q --timeout "$RUN_TIMEOUT" --memory "$MEMORY" \
+    PYBOX_PACKAGES_DIR=$WORK/packages-$(wheelset "${SUITE[$s]}") "$PYBOX" run -q --timeout "$RUN_TIMEOUT" --memory "$MEMORY" \
       --output-limit 256MiB --output "$WORK/results" \
       --mount "$HERE/guest:/harness:ro" --mount "$WORK/gen:/gen:ro" \
       --mount "$NUMPY_SRC:/numpy-src:ro" --mount "$PILLOW_SRC:/pillow-src:ro" \
       --mount "$PANDAS_SRC:/pandas-src:ro" --mount "$MPL_SRC:/mpl-src:ro" \
+      --mount "$SCIPY_SRC:/scipy-src:ro" --mount "$SKLEARN_SRC:/sklearn-src:ro" \
+      --mount "$SM_SRC:/sm-src:ro" \
       "$HERE/guest/run_pytest.py" "${SUITE[$s]}" "/output/$s.jsonl" "$last" \
       ${ARGS[$s]} ${PYTEST_ARGS:-} ${EXTRA[$s]:+-k "${EXTRA[$s]}"} >> "$WORK/results/$s.log" 2>&1
     last=$?

@@ -1,6 +1,7 @@
-"""Runs numpy's, Pillow's, pandas' or matplotlib's own pytest suite inside pybox (started by run.sh).
+"""Runs numpy's, Pillow's, pandas', matplotlib's, scipy's, scikit-learn's or
+statsmodels' own pytest suite inside pybox (started by run.sh).
 
-    run_pytest.py numpy|pillow|pandas|matplotlib RESULTS.jsonl LAST_EXIT [pytest args...]
+    run_pytest.py numpy|pillow|pandas|matplotlib|scipy|sklearn|statsmodels RESULTS.jsonl LAST_EXIT [pytest args...]
 
 Guest layout (mounts made by run.sh, all read-only):
   /harness     this folder (the pytest plugin, standins.py)
@@ -9,7 +10,8 @@ Guest layout (mounts made by run.sh, all read-only):
   /pillow-src  the Pillow sdist (Tests/ and its images)
   /pandas-src  the pandas sdist (pandas/tests, conftest.py, pyproject.toml)
   /mpl-src     the matplotlib sdist (lib/matplotlib/tests, baseline_images)
-The numpy and Pillow under test are the bundle's, never the sdists' sources.
+  /scipy-src, /sklearn-src, /sm-src   the scipy, scikit-learn, statsmodels sdists
+The packages under test are the bundle's, never the sdists' sources.
 """
 
 import importlib
@@ -78,6 +80,33 @@ def resume_state(path, last_exit):
     return files, crashed
 
 
+def add_sdist_tests(name, src):
+    """The bundle's packages have no tests/ folders: appends the sdist's
+    folder to the __path__ of every package of NAME that has one there
+    (last, so the bundle's modules always win). `numpy._core.tests` or
+    `scipy.stats.tests.test_stats` then import from the sdist, everything
+    else from the bundle."""
+    top = importlib.import_module(name)
+    found = []
+    for dirpath, dirnames, _ in os.walk(src):
+        dirnames[:] = [d for d in dirnames if d not in ("tests", "src")]
+        if os.path.isdir(os.path.join(dirpath, "tests")):
+            rel = os.path.relpath(dirpath, src)
+            found.append((name if rel == "." else
+                          name + "." + rel.replace(os.sep, "."), dirpath))
+    pkgs = []
+    for pkg_name, dirpath in found:  # all imported before any __path__ changes
+        try:
+            pkgs.append((importlib.import_module(pkg_name), dirpath))
+        except ImportError:
+            pass  # not in the bundle (numpy's f2py, distutils, _pyinstaller)
+    for pkg, dirpath in pkgs:
+        pkg.__path__.append(dirpath)
+    if src not in top.__path__:
+        top.__path__.append(src)  # NAME.conftest
+    assert top.__file__.startswith("/usr/local/"), top.__file__
+
+
 suite, results, last_exit, *pytest_args = sys.argv[1:]
 sys.path[:0] = ["/harness", "/gen"]
 sys.dont_write_bytecode = True  # the mounts are read-only
@@ -108,28 +137,7 @@ if suite == "numpy":
             return None
 
     sys.meta_path.append(_ExtbuildFromSdist())  # last: the bundle's wins
-    import numpy
-    # The bundle's numpy has no tests/ folders. Append the sdist's folder to
-    # every package's __path__ (last, so the bundle's modules always win):
-    # `numpy._core.tests` and `numpy.lib.tests.test_io` then import from the
-    # sdist, everything else from the bundle.
-    src = "/numpy-src/numpy"
-    found = []
-    for dirpath, dirnames, _ in os.walk(src):
-        dirnames[:] = [d for d in dirnames if d not in ("tests", "src")]
-        if os.path.isdir(os.path.join(dirpath, "tests")):
-            rel = os.path.relpath(dirpath, src)
-            found.append(("numpy" if rel == "." else
-                          "numpy." + rel.replace(os.sep, "."), dirpath))
-    pkgs = []
-    for name, dirpath in found:  # all imported before any __path__ changes
-        try:
-            pkgs.append((importlib.import_module(name), dirpath))
-        except ImportError:
-            pass  # not in the bundle (f2py, distutils, _pyinstaller)
-    for pkg, dirpath in pkgs:
-        pkg.__path__.append(dirpath)
-    assert numpy.__file__.startswith("/usr/local/"), numpy.__file__
+    add_sdist_tests("numpy", "/numpy-src/numpy")
     import numpy.ctypeslib  # noqa: F401  (binds ctypes = None, as for users)
     import standins
     standins.install()
@@ -177,6 +185,12 @@ elif suite == "matplotlib":
 
     _decorators._image_directories = _image_directories
     os.chdir("/mpl-src")  # pyproject.toml: --import-mode=importlib
+    args = common + pytest_args
+elif suite in ("scipy", "sklearn", "statsmodels"):
+    src = {"scipy": "/scipy-src", "sklearn": "/sklearn-src", "statsmodels": "/sm-src"}[suite]
+    add_sdist_tests(suite, os.path.join(src, suite))
+    os.chdir(src)  # pytest.ini / pyproject.toml: the project's pytest settings
+    # Their conftest.py (src/NAME/conftest.py) is found by pytest as NAME.conftest.
     args = common + pytest_args
 else:
     sys.exit(f"unknown suite {suite!r}")
