@@ -38,6 +38,11 @@ func TestBundledPackages(t *testing.T) {
 			"float64 arithmetic same True", "float32 arithmetic same True", "sqrt libm True",
 			"matmul same True", "dot shape error: shapes (2,3) and (4,5) not aligned: 3 (dim 1) != 4 (dim 0)",
 		}},
+		{"numpy_sort.py", []string{
+			"sort float64 ok", "sort float32 ok", "sort int64 ok", "sort int32 ok", "sort int16 ok",
+			"sort uint64 ok", "sort uint32 ok", "sort uint16 ok",
+			"sort float16 [-inf, -1.0, 0.0, 0.5, 2.0, 3.0, nan]", "sort strings ['a', 'b', 'c'] [4, 3, 1, 0, 2]",
+		}},
 		{"numpy_default_int.py", []string{
 			"arange sum 4999950000",
 			"dtypes int64 int64 int64 int64 int64 uint64 int64 int64",

@@ -127,6 +127,20 @@ tar -xzf "$BUILD/src/$NUMPY_SDIST" -C "$SRC" --strip-components=1
 # scalar code they replace (runtime/testdata/numpy_simd_loops.py checks).
 cp "$HERE/pybox_simd.h" "$SRC/numpy/_core/src/umath/"
 (cd "$SRC" && patch -p1 -s < "$HERE/simd-loops.patch")
+# np.sort/np.argsort (kind='quicksort', the default) on Highway's VQSort
+# compiled for wasm SIMD128 (scripts/numpy/pybox_vqsort.cpp, hooked into
+# quicksort.cpp by scripts/numpy/vqsort.patch): numpy vendors Highway and
+# uses the same sort on Arm through its CPU dispatch, which has no wasm
+# target. 16/32/64-bit integers, float32/float64; argsort of 32/64-bit
+# types through packed (key, index) pairs; kind='stable' is untouched.
+# Needs SIMD128 (NP_SIMD=-msimd128). See docs/runtime-bundle.md.
+if [[ " $NP_SIMD " == *" -msimd128 "* ]]; then
+  cp "$HERE/pybox_vqsort.cpp" "$HERE/pybox_vqsort.hpp" "$SRC/numpy/_core/src/npysort/"
+  (cd "$SRC" && patch -p1 -s < "$HERE/vqsort.patch")
+  NP_VQSORT=1
+else
+  NP_VQSORT=0
+fi
 # 64-bit default integer (scripts/numpy/default-int64.patch): numpy 2 ties
 # the default integer to intp, 32-bit on wasm32, so np.arange(100000).sum()
 # overflowed silently. np.int_, np.dtype(int), np.array([1]), np.arange and
@@ -250,7 +264,7 @@ cat > "$BUILD/manifest-numpy.json" <<JSON
  {"name": "numpy", "version": "$NUMPY_VERSION", "source": "PyPI sdist", "file": "$NUMPY_SDIST", "sha256": "$NUMPY_SHA256",
   "license": "BSD-3-Clause AND 0BSD AND MIT AND Zlib AND CC0-1.0 (numpy/LICENSE.txt; bundled lapack_lite and pocketfft: BSD-3-Clause)",
   "blas": "$NP_BLAS",
-  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/wasm32-fixes.patch", "scripts/numpy/wasi-file-dup.patch", "scripts/numpy/matmul-rows.patch", "scripts/numpy/simd-loops.patch", "scripts/numpy/pybox_simd.h", "scripts/numpy/default-int64.patch", "scripts/numpy/index-narrowing.patch", $( [ "$NP_BLAS" = openblas ] && echo '"scripts/numpy/xerbla-length.patch", ')"mtrand symbol renaming (build-numpy.sh)"],
+  "patches": ["scripts/numpy/wasm32-wasi.cross.in", "scripts/numpy/wasm32-fixes.patch", "scripts/numpy/wasi-file-dup.patch", "scripts/numpy/matmul-rows.patch", "scripts/numpy/simd-loops.patch", "scripts/numpy/pybox_simd.h", $( [ "$NP_VQSORT" = 1 ] && echo '"scripts/numpy/vqsort.patch", "scripts/numpy/pybox_vqsort.cpp", "scripts/numpy/pybox_vqsort.hpp", ')"scripts/numpy/default-int64.patch", "scripts/numpy/index-narrowing.patch", $( [ "$NP_BLAS" = openblas ] && echo '"scripts/numpy/xerbla-length.patch", ')"mtrand symbol renaming (build-numpy.sh)"],
   "modules": "$(echo $MODULES | tr / .)",
   "build_tools": {"meson": "numpy's vendored meson", "cython": "$CYTHON_VERSION", "ninja": "$NINJA_VERSION"},
   "flags": {"cflags": "$OPT_CFLAGS $WASM_FEATURES $NP_SIMD", "cxxflags": "-fignore-exceptions -Drestrict=__restrict",
