@@ -40,7 +40,7 @@ func TestBundledPackages(t *testing.T) {
 		}},
 		{"numpy_sort.py", []string{
 			"sort float64 ok", "sort float32 ok", "sort int64 ok", "sort int32 ok", "sort int16 ok",
-			"sort uint64 ok", "sort uint32 ok", "sort uint16 ok",
+			"sort uint64 ok", "sort uint32 ok", "sort uint16 ok", "argsort clustered [True, True, True, True]",
 			"sort float16 [-inf, -1.0, 0.0, 0.5, 2.0, 3.0, nan]", "sort strings ['a', 'b', 'c'] [4, 3, 1, 0, 2]",
 		}},
 		{"numpy_default_int.py", []string{

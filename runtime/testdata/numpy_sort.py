@@ -93,6 +93,23 @@ for dt in ["float64", "float32", "int64", "int32", "int16", "uint64", "uint32", 
     bad[dt] = errors
     print("sort", dt, "ok" if not errors else errors)
 
+# Keys that differ only in their low bits next to far-apart ones (argsort
+# of 64-bit keys sorts on a prefix first, then fixes up equal prefixes).
+c = 1 + rng.random(50000) * 1e-9
+c[::997] = 1e300
+c[5], c[6] = -1e300, np.nan
+d = (rng.integers(0, 1000, 50000) + np.int64(2**40)).astype(np.int64)
+d[::1013] = np.iinfo(np.int64).min
+d[7] = np.iinfo(np.int64).max
+clustered = []
+with np.errstate(over="ignore"):
+    c32 = c.astype(np.float32)  # 1e300 -> inf
+for arr in (c, d, d.astype(np.uint64), c32):
+    i = np.argsort(arr)
+    clustered.append(sorted(i.tolist()) == list(range(len(arr)))
+                     and same(arr[i], np.array(sorted(arr.tolist(), key=key), dtype=arr.dtype), arr.dtype.kind == "f"))
+print("argsort clustered", clustered)
+
 # Half (float16) and other kinds keep numpy's own code; checked for order.
 h = np.array([3, np.nan, -1, 0.5, -np.inf, 2, 0.0], dtype=np.float16)
 print("sort float16", np.sort(h).tolist())

@@ -9,9 +9,9 @@
  * and writes its canonical NaN, as x86-simd-sort does for native numpy).
  * Equal keys: no order promised (quicksort is not stable in numpy either).
  *
- * ArgSort: each (key, index) pair is packed into one unsigned integer whose
- * order is the key's order, then the index's: 64-bit lanes for 32-bit keys,
- * Highway's uint128_t for 64-bit keys. Floats map through their sign to an
+ * ArgSort: each (key, index) pair is packed into one uint64 whose order is
+ * the key's order, then the index's (for 64-bit keys a prefix of the key,
+ * see ArgSort64). Floats map through their sign to an
  * unsigned order; every NaN maps to the largest code and -0.0 to +0.0's, so
  * NaN go last and equal keys (incl. -0.0 == 0.0, NaN among NaN) keep index
  * order: the result is the stable argsort, though numpy only promises that
@@ -23,6 +23,7 @@
 #include "hwy/highway.h"
 #include "hwy/contrib/sort/vqsort-inl.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -81,47 +82,86 @@ void Sort(T *keys, intptr_t n)
     }
 }
 
+/* 64-bit keys: sorting (key, index) as 128-bit lanes measured slower than
+ * numpy's scalar argsort (Highway compares 128-bit keys lane pair by lane
+ * pair). Instead the pair is one uint64: a 31-bit prefix of the key's
+ * offset from the smallest key (exact when all keys lie within 2^31 of
+ * each other, e.g. most integer data) and the index. Runs of equal
+ * prefixes whose keys may differ are then sorted by (key, index). NaN get
+ * the prefix 0xFFFFFFFF, above every other. */
+template <typename T>
+static void ArgSort64(const T *v, intptr_t *tosort, intptr_t n,
+                      uint64_t *pairs)
+{
+    using U = uint64_t;
+    constexpr U kNaN = ~U(0);
+    U lo = kNaN, hi = 0;
+    for (intptr_t i = 0; i < n; i++) {
+        U c = OrderCode(v[tosort[i]]);
+        if (c != kNaN) {
+            lo = c < lo ? c : lo;
+            hi = c > hi ? c : hi;
+        }
+    }
+    int shift = 0;
+    if (lo <= hi) {
+        U span = hi - lo;
+        int bits = span ? 64 - __builtin_clzll(span) : 0;
+        shift = bits > 31 ? bits - 31 : 0;
+    }
+    for (intptr_t i = 0; i < n; i++) {
+        uint32_t j = static_cast<uint32_t>(tosort[i]);
+        U c = OrderCode(v[j]);
+        U prefix = c == kNaN ? 0xFFFFFFFFu : (c - lo) >> shift;
+        pairs[i] = (prefix << 32) | j;
+    }
+    hn::VQSortStatic(pairs, static_cast<size_t>(n), hwy::SortAscending());
+    if (shift != 0) {
+        auto less = [v](uint64_t a, uint64_t b) {
+            U ca = OrderCode(v[static_cast<uint32_t>(a)]);
+            U cb = OrderCode(v[static_cast<uint32_t>(b)]);
+            return ca != cb ? ca < cb : a < b;
+        };
+        for (intptr_t s = 0; s < n;) {
+            intptr_t e = s + 1;
+            while (e < n && (pairs[e] >> 32) == (pairs[s] >> 32)) {
+                e++;
+            }
+            if (e - s > 1 && (pairs[s] >> 32) != 0xFFFFFFFFu) {
+                std::sort(pairs + s, pairs + e, less);
+            }
+            s = e;
+        }
+    }
+}
+
 template <typename T>
 bool ArgSort(const T *v, intptr_t *tosort, intptr_t n)
 {
     static_assert(sizeof(T) == 4 || sizeof(T) == 8, "32- or 64-bit keys");
+    static_assert(sizeof(intptr_t) == 4, "indices packed in 32 bits");
     if (n < kArgMin) {
         return false;
     }
-    using Idx = std::make_unsigned_t<intptr_t>;
-    if constexpr (sizeof(T) == 4 && sizeof(intptr_t) == 4) {
-        uint64_t *pairs =
-                static_cast<uint64_t *>(std::malloc(sizeof(uint64_t) * n));
-        if (pairs == nullptr) {
-            return false;
-        }
+    uint64_t *pairs =
+            static_cast<uint64_t *>(std::malloc(sizeof(uint64_t) * n));
+    if (pairs == nullptr) {
+        return false;
+    }
+    if constexpr (sizeof(T) == 4) {
         for (intptr_t i = 0; i < n; i++) {
-            Idx j = static_cast<Idx>(tosort[i]);
+            uint32_t j = static_cast<uint32_t>(tosort[i]);
             pairs[i] = (static_cast<uint64_t>(OrderCode(v[j])) << 32) | j;
         }
         hn::VQSortStatic(pairs, static_cast<size_t>(n), hwy::SortAscending());
-        for (intptr_t i = 0; i < n; i++) {
-            tosort[i] = static_cast<intptr_t>(static_cast<Idx>(pairs[i]));
-        }
-        std::free(pairs);
     }
     else {
-        hwy::uint128_t *pairs = static_cast<hwy::uint128_t *>(
-                std::malloc(sizeof(hwy::uint128_t) * n));
-        if (pairs == nullptr) {
-            return false;
-        }
-        for (intptr_t i = 0; i < n; i++) {
-            Idx j = static_cast<Idx>(tosort[i]);
-            pairs[i].hi = static_cast<uint64_t>(OrderCode(v[j]));
-            pairs[i].lo = j;
-        }
-        hn::VQSortStatic(pairs, static_cast<size_t>(n), hwy::SortAscending());
-        for (intptr_t i = 0; i < n; i++) {
-            tosort[i] = static_cast<intptr_t>(static_cast<Idx>(pairs[i].lo));
-        }
-        std::free(pairs);
+        ArgSort64(v, tosort, n, pairs);
     }
+    for (intptr_t i = 0; i < n; i++) {
+        tosort[i] = static_cast<intptr_t>(static_cast<uint32_t>(pairs[i]));
+    }
+    std::free(pairs);
     return true;
 }
 
