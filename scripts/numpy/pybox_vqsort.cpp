@@ -16,7 +16,8 @@
  * NaN go last and equal keys (incl. -0.0 == 0.0, NaN among NaN) keep index
  * order: the result is the stable argsort, though numpy only promises that
  * for kind='stable'. The pairs need a temporary buffer; without memory (or
- * for tiny inputs) the caller falls back to numpy's scalar introsort.
+ * below the sizes where it pays, see kArgMin) the caller falls back to
+ * numpy's scalar introsort.
  */
 #define _WASI_EMULATED_PROCESS_CLOCKS 1 /* clock(): Highway's sort seed */
 #define VQSORT_ONLY_STATIC 1
@@ -41,9 +42,12 @@ namespace np::pybox_vqsort {
 
 namespace {
 
-/* Below this many elements the scalar argsort is as fast and needs no
- * buffer. */
-constexpr intptr_t kArgMin = 16;
+/* Below these sizes numpy's scalar introsort was faster in pybox
+ * (docs/runtime-bundle.md has the size sweep): VQSort's fixed costs on
+ * 2- and 4-lane vectors, and the scalar code's data still in cache. */
+constexpr intptr_t kSortMin32 = 1024;   /* 16- and 32-bit keys */
+constexpr intptr_t kSortMin64 = 16384;  /* 64-bit keys */
+constexpr intptr_t kArgMin = 32768;     /* argsort, any key size */
 
 /* Order-preserving unsigned code of a key (see the comment at the top). */
 template <typename T>
@@ -75,11 +79,13 @@ inline auto OrderCode(T x)
 }  // namespace
 
 template <typename T>
-void Sort(T *keys, intptr_t n)
+bool Sort(T *keys, intptr_t n)
 {
-    if (n > 1) {
-        hn::VQSortStatic(keys, static_cast<size_t>(n), hwy::SortAscending());
+    if (n < (sizeof(T) == 8 ? kSortMin64 : kSortMin32)) {
+        return false;
     }
+    hn::VQSortStatic(keys, static_cast<size_t>(n), hwy::SortAscending());
+    return true;
 }
 
 /* 64-bit keys: sorting (key, index) as 128-bit lanes measured slower than
@@ -165,14 +171,14 @@ bool ArgSort(const T *v, intptr_t *tosort, intptr_t n)
     return true;
 }
 
-template void Sort<int16_t>(int16_t *, intptr_t);
-template void Sort<uint16_t>(uint16_t *, intptr_t);
-template void Sort<int32_t>(int32_t *, intptr_t);
-template void Sort<uint32_t>(uint32_t *, intptr_t);
-template void Sort<int64_t>(int64_t *, intptr_t);
-template void Sort<uint64_t>(uint64_t *, intptr_t);
-template void Sort<float>(float *, intptr_t);
-template void Sort<double>(double *, intptr_t);
+template bool Sort<int16_t>(int16_t *, intptr_t);
+template bool Sort<uint16_t>(uint16_t *, intptr_t);
+template bool Sort<int32_t>(int32_t *, intptr_t);
+template bool Sort<uint32_t>(uint32_t *, intptr_t);
+template bool Sort<int64_t>(int64_t *, intptr_t);
+template bool Sort<uint64_t>(uint64_t *, intptr_t);
+template bool Sort<float>(float *, intptr_t);
+template bool Sort<double>(double *, intptr_t);
 
 template bool ArgSort<int32_t>(const int32_t *, intptr_t *, intptr_t);
 template bool ArgSort<uint32_t>(const uint32_t *, intptr_t *, intptr_t);

@@ -10,9 +10,10 @@
 namespace np::pybox_vqsort {
 
 /* Sorts keys[0..n) ascending, NaN last. Instantiated for 16-, 32- and
- * 64-bit integers, float and double. */
+ * 64-bit integers, float and double. Returns false (keys untouched) for
+ * sizes where numpy's scalar sort is faster: then the caller sorts. */
 template <typename T>
-void Sort(T *keys, intptr_t n);
+bool Sort(T *keys, intptr_t n);
 
 /* Reorders tosort[0..n) (indices into v) so that v[tosort] is ascending,
  * NaN last, equal keys in index order. Instantiated for 32- and 64-bit
