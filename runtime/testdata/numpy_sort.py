@@ -9,7 +9,9 @@ import math
 import numpy as np
 
 rng = np.random.default_rng(20261128)
-SIZES = [0, 1, 2, 3, 7, 15, 16, 17, 31, 64, 100, 257, 1000, 4099, 65537]
+# Both sides of the sizes where the wasm build switches to VQSort (1024,
+# 16384; argsort 32768).
+SIZES = [0, 1, 2, 3, 7, 15, 16, 17, 31, 64, 100, 257, 1023, 1024, 4099, 16383, 16384, 32767, 32768, 65537]
 
 
 def key(v):
