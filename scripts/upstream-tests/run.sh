@@ -38,7 +38,8 @@
 # SDIST_DIR, RUN_TIMEOUT (per pybox run, default 60m; a run that hits it
 # records the test then running as crashed, "timed out"), MEMORY (default 2GiB),
 # MAX_RUNS (pybox runs per subset, default 200), PYTEST_ARGS (extra args,
-# e.g. "-k linspace").
+# split on spaces, e.g. "-x --maxfail=5"), PYTEST_K (one -k expression,
+# spaces and all, e.g. "sort or partition").
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -222,7 +223,7 @@ for s in $subsets; do
       --mount "$SCIPY_SRC:/scipy-src:ro" --mount "$SKLEARN_SRC:/sklearn-src:ro" \
       --mount "$SM_SRC:/sm-src:ro" \
       "$HERE/guest/run_pytest.py" "${SUITE[$s]}" "/output/$s.jsonl" "$last" \
-      ${ARGS[$s]} ${PYTEST_ARGS:-} ${EXTRA[$s]:+-k "${EXTRA[$s]}"} >> "$WORK/results/$s.log" 2>&1
+      ${ARGS[$s]} ${PYTEST_ARGS:-} ${PYTEST_K:+-k "$PYTEST_K"} ${EXTRA[$s]:+-k "${EXTRA[$s]}"} >> "$WORK/results/$s.log" 2>&1
     last=$?
     set -e
     after=$(lines "$res")
