@@ -61,6 +61,16 @@ func TestE2E(t *testing.T) {
 			},
 		},
 		{
+			// Values computed before a loop, live across a call in it (pybox
+			// patch 0023 stores them before the loop, not at its header).
+			name: "invariant_spill", m: testcases.InvariantSpillModule(12),
+			calls: []callCase{
+				{params: []uint64{0}, expResults: []uint64{0}},
+				{params: []uint64{1}, expResults: []uint64{90}},
+				{params: []uint64{1000}, expResults: []uint64{12078000}},
+			},
+		},
+		{
 			name: "selects", m: testcases.Selects.Module,
 			calls: []callCase{
 				{

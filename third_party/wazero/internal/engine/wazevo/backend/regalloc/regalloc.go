@@ -1233,21 +1233,32 @@ func (a *Allocator[I, B, F]) scheduleSpill(f F, vs *vrState[I, B, F]) {
 	if wazevoapi.RegAllocLoggingEnabled {
 		fmt.Printf("v%d is spilled in blk%d, lca=blk%d\n", v.ID(), definingBlk.ID(), pos.ID())
 	}
+	// pybox patch 0023: the store goes to the start of the nearest block on
+	// the dominator chain from the reloads' LCA up to the definition that has
+	// the value in a register at its start, but never to a block at or below
+	// a loop header that is strictly below the definition: such a block runs
+	// on every iteration of a loop the definition is outside of, so the
+	// store would too (and every back edge would reload the value into the
+	// register the header expects, to be stored again). Above the last such
+	// header, or at the definition, the store runs once per definition.
+	found := nilBlk
 	for pos != definingBlk {
-		st := a.getOrAllocateBlockState(pos.ID())
-		for rr := RealReg(0); rr < 64; rr++ {
-			if vs := st.startRegs.get(rr); vs != nil && vs.v == v {
-				r = rr
-				// Already in the register, so we can place the spill at the beginning of the block.
-				break
+		if pos.LoopHeader() {
+			found, r = nilBlk, RealRegInvalid
+		} else if found == nilBlk {
+			st := a.getOrAllocateBlockState(pos.ID())
+			for rr := RealReg(0); rr < 64; rr++ {
+				if vs := st.startRegs.get(rr); vs != nil && vs.v == v {
+					// Already in the register, so we can place the spill at the beginning of the block.
+					found, r = pos, rr
+					break
+				}
 			}
 		}
-
-		if r != RealRegInvalid {
-			break
-		}
-
 		pos = f.Idom(pos)
+	}
+	if found != nilBlk {
+		pos = found
 	}
 
 	if pos == definingBlk {
