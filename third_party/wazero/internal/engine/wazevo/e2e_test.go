@@ -71,6 +71,16 @@ func TestE2E(t *testing.T) {
 			},
 		},
 		{
+			// More values live into the loop than registers (pybox patch 0025
+			// starts the header with those it does not use on the stack).
+			name: "invariant_spill_crowded", m: testcases.InvariantSpillModule(16),
+			calls: []callCase{
+				{params: []uint64{0}, expResults: []uint64{0}},
+				{params: []uint64{1}, expResults: []uint64{152}},
+				{params: []uint64{1000}, expResults: []uint64{16136000}},
+			},
+		},
+		{
 			name: "selects", m: testcases.Selects.Module,
 			calls: []callCase{
 				{

@@ -687,6 +687,9 @@ func (a *Allocator[I, B, F]) finalizeStartReg(f F, blk B) {
 				bID, f.Pred(blk, currentBlkState.startFromPredIndex).ID(), currentBlkState.startFromPredIndex)
 		}
 		s.resetAt(predState)
+		if blk.LoopHeader() {
+			a.releaseAtCrowdedLoopHeader(f, blk, currentBlkState)
+		}
 	}
 
 	s.regsInUse.range_(func(allocated RealReg, v *vrState[I, B, F]) {
@@ -694,6 +697,57 @@ func (a *Allocator[I, B, F]) finalizeStartReg(f F, blk B) {
 	})
 	if wazevoapi.RegAllocLoggingEnabled {
 		fmt.Printf("finalized start reg for blk%d: %s\n", blk.ID(), currentBlkState.startRegs.format(a.regInfo))
+	}
+}
+
+// releaseAtCrowdedLoopHeader is called with the state a loop header blk
+// inherits from the predecessor it is entered by (pybox patch 0025). Values
+// in registers there stay in them at the header's start, and every back edge
+// must then bring them back into those registers: a value the loop evicted
+// (or a call in it clobbered) is reloaded on every back edge, used on that
+// iteration or not. When more values of a register type are live into the
+// header than there are registers of that type, some are evicted inside the
+// loop anyway; so each value that is not one of the header's parameters and
+// is not used in the header block itself starts the header on the stack
+// instead, and is reloaded only where it is used. Its store is placed
+// before the loop (scheduleSpill, patch 0023). Headers with no such pressure
+// keep the inherited state.
+func (a *Allocator[I, B, F]) releaseAtCrowdedLoopHeader(f F, blk B, st *blockState[I, B, F]) {
+	var live [NumRegType]int
+	for _, vs := range st.liveIns {
+		live[vs.v.RegType()]++
+	}
+	crowded := false
+	for t := range live {
+		if live[t] > len(a.regInfo.AllocatableRegisters[t]) {
+			crowded = true
+		}
+	}
+	if !crowded {
+		return
+	}
+	s := &a.state
+	var nilInstr I
+	var used RegSet
+	for instr := blk.InstrIteratorBegin(); instr != nilInstr; instr = blk.InstrIteratorNext() {
+		for _, u := range instr.Uses(&a.vs) {
+			if u.IsRealReg() {
+				continue
+			}
+			if vs := s.getVRegState(u.ID()); vs.r != RealRegInvalid && vs.v.ID() == u.ID() {
+				used = used.add(vs.r)
+			}
+		}
+	}
+	for r := RealReg(0); r < 64; r++ {
+		vs := s.regsInUse.get(r)
+		if vs == nil || vs.v.IsRealReg() || used.has(r) || live[vs.v.RegType()] <= len(a.regInfo.AllocatableRegisters[vs.v.RegType()]) {
+			continue
+		}
+		if vs.isPhi && vs.defBlk == blk {
+			continue
+		}
+		s.releaseRealReg(r)
 	}
 }
 
