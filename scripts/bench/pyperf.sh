@@ -40,7 +40,8 @@
 # Environment: ROUNDS (5), BENCHES (all fifteen), SIDES, NATIVE, PYBOX,
 # PYBOX2, PYBOX2_CACHE_DIR,
 # TOOLS (downloads kept between runs: ${XDG_CACHE_HOME:-~/.cache}/pybox-bench),
-# OUT (keep the raw runs, "SIDE BENCH ROUND SECONDS" per line, in this file),
+# OUT (keep the raw runs, "SIDE BENCH ROUND SECONDS" per line, in this file,
+# and each run's process CPU seconds in the same form in OUT.cpu),
 # NICE (nice level of the benchmark processes, 0), PYODIDE_VERSION,
 # WASMTIME_VERSION.
 set -euo pipefail
@@ -181,8 +182,8 @@ for side in $SIDES; do
 done
 
 # --- the rounds -------------------------------------------------------------
-# run SIDE BENCH prints the seconds the side's timed loops took, or stops
-# the script with the side's output.
+# run SIDE BENCH prints the seconds the side's timed loops took and the
+# process CPU seconds of the run, or stops the script with the side's output.
 run() {
 	local side=$1 bench=$2 cmd out secs
 	case $side in
@@ -193,21 +194,28 @@ run() {
 		--stdlib "$WT_STDLIB" --bench "$BENCH" -- /bench/shim/bench.py /bench "$bench") ;;
 	pyodide) cmd=(node "$SHIM/pyodide_run.mjs" "$PYODIDE_DIR" "$BENCH" /bench/shim/bench.py /bench "$bench") ;;
 	esac
-	if ! out=$(nice -n "$NICE" "${cmd[@]}" 2>"$WORK/stderr"); then
+	# The subshell's `times` gives the side's process CPU (user and system,
+	# its children included): less moved by other load than the wall time.
+	if ! out=$( (
+		nice -n "$NICE" "${cmd[@]}" 2>"$WORK/stderr" || exit
+		times >"$WORK/times"
+	)); then
 		cat "$WORK/stderr" >&2
 		die "$side failed on $bench: ${cmd[*]}"
 	fi
+	cpu=$(sed -n 2p "$WORK/times" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } printf "%.3f", n }')
 	secs=$(printf '%s\n' "$out" | sed -n 's/^pyperf-shim: {.*"seconds": \([0-9.eE+-]*\)}$/\1/p')
 	if [ -z "$secs" ]; then
 		printf '%s\n' "$out" >&2
 		cat "$WORK/stderr" >&2
 		die "$side produced no time for $bench: ${cmd[*]}"
 	fi
-	echo "$secs"
+	echo "$secs $cpu"
 }
 
 results=${OUT:-$WORK/results}
 : >"$results"
+: >"$results.cpu"
 loads=()
 say "sides: ${have[*]}; benchmarks: $BENCHES; $ROUNDS rounds"
 for round in $(seq "$ROUNDS"); do
@@ -215,8 +223,10 @@ for round in $(seq "$ROUNDS"); do
 	for bench in $BENCHES; do
 		line="round $round/$ROUNDS $bench:"
 		for side in "${have[@]}"; do
-			secs=$(run "$side" "$bench")
+			read -r secs cpu < <(run "$side" "$bench")
+			[ -n "$secs" ] || exit 1
 			echo "$side $bench $round $secs" >>"$results"
+			echo "$side $bench $round $cpu" >>"$results.cpu"
 			line+=" $side $(printf '%.3f' "$secs")"
 		done
 		say "$line"
@@ -226,6 +236,12 @@ loads+=("$(cut -d' ' -f1 /proc/loadavg)")
 
 echo
 "$NATIVE" "$SHIM/summarize.py" "$results" "${have[@]}"
+case " ${have[*]} " in *" pybox2 "*) case " ${have[*]} " in *" pybox "*)
+	echo
+	echo "process CPU (user+sys, start-up included) of pybox against pybox2 in the same rounds:"
+	"$NATIVE" "$SHIM/summarize.py" --cpu "$results.cpu" pybox2 pybox
+	;;
+esac ;; esac
 echo
 echo "native:   $("$NATIVE" -VV | head -1)"
 case " ${have[*]} " in *" pybox "*) echo "pybox:    $PYBOX ($("$PYBOX" version | tr '\n' ' '))" ;; esac

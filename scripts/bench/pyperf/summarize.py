@@ -1,6 +1,6 @@
 """Ratio table for scripts/bench/pyperf.sh.
 
-    python summarize.py RESULTS SIDE...
+    python summarize.py [--cpu] RESULTS SIDE...
 
 RESULTS has one line per run: SIDE BENCH ROUND SECONDS. The first SIDE is
 the reference (native python3.11). For every other side and benchmark:
@@ -8,6 +8,8 @@ the min ratio is the side's fastest run over the reference's fastest, the
 median ratio the side's median over the reference's median; the last rows
 are the geometric means of those over the benchmarks that side ran.
 Exits non-zero if a side has no time for a benchmark the reference ran.
+With --cpu, RESULTS holds each run's process CPU seconds instead (OUT.cpu
+of pyperf.sh), and the footer says so.
 """
 import math
 import statistics
@@ -16,7 +18,12 @@ from collections import defaultdict
 
 
 def main():
-    path, sides = sys.argv[1], sys.argv[2:]
+    args = sys.argv[1:]
+    what = "median seconds of the timed loops"
+    if args and args[0] == "--cpu":
+        args = args[1:]
+        what = "median process CPU seconds (user+sys, start-up included)"
+    path, sides = args[0], args[1:]
     times = defaultdict(list)  # (side, bench) -> [seconds]
     benches = []
     with open(path) as f:
@@ -51,7 +58,7 @@ def main():
         row += f"{gmin:>15.2f}x{gmed:>7.2f}x"
     print(row)
     runs = {s: min(len(times[s, b]) for b in benches) for s in sides}
-    print(f"({ref} s: median seconds of the timed loops; ratios: side / {ref}; "
+    print(f"({ref} s: {what}; ratios: side / {ref}; "
           f"runs per benchmark: " + ", ".join(f"{s} {n}" for s, n in runs.items()) + ")")
 
 

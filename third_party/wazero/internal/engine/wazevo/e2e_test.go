@@ -61,6 +61,36 @@ func TestE2E(t *testing.T) {
 			},
 		},
 		{
+			// Values computed before a loop, live across a call in it (pybox
+			// patch 0023 stores them before the loop, not at its header).
+			name: "invariant_spill", m: testcases.InvariantSpillModule(12),
+			calls: []callCase{
+				{params: []uint64{0}, expResults: []uint64{0}},
+				{params: []uint64{1}, expResults: []uint64{90}},
+				{params: []uint64{1000}, expResults: []uint64{12078000}},
+			},
+		},
+		{
+			// More values live into the loop than registers (pybox patch 0025
+			// starts the header with those it does not use on the stack).
+			name: "invariant_spill_crowded", m: testcases.InvariantSpillModule(16),
+			calls: []callCase{
+				{params: []uint64{0}, expResults: []uint64{0}},
+				{params: []uint64{1}, expResults: []uint64{152}},
+				{params: []uint64{1000}, expResults: []uint64{16136000}},
+			},
+		},
+		{
+			// Loop-carried values reloaded where a path with a call joins
+			// (pybox patch 0026 stores them on that path).
+			name: "edge_reload_phi", m: testcases.EdgeReloadPhiModule(),
+			calls: []callCase{
+				{params: []uint64{0}, expResults: []uint64{0}},
+				{params: []uint64{1}, expResults: []uint64{1}},
+				{params: []uint64{1000}, expResults: []uint64{500500}},
+			},
+		},
+		{
 			name: "selects", m: testcases.Selects.Module,
 			calls: []callCase{
 				{

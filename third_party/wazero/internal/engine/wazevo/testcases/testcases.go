@@ -3172,6 +3172,80 @@ func PhiSpillModule(n byte) *wasm.Module {
 	}
 }
 
+// InvariantSpillModule returns a module whose exported function (i32)->i32
+// computes n values p+1 .. p+n before a loop that runs p times; each
+// iteration calls an empty function and adds the n values to a sum, which it
+// returns: p*n*(2p+n+1)/2. The values are live through the loop and across
+// the call, so the register allocator spills them (pybox patch 0023: their
+// stores belong before the loop, not at its header).
+func InvariantSpillModule(n byte) *wasm.Module {
+	// Locals: 0 is the parameter (the counter), 1 the sum, 2..n+1 the values.
+	locals := make([]wasm.ValueType, n+1)
+	for i := range locals {
+		locals[i] = wasm.ValueTypeI32
+	}
+	var b []byte
+	for i := byte(0); i < n; i++ {
+		b = append(b, wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, i+1, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, i+2)
+	}
+	b = append(b,
+		wasm.OpcodeBlock, 0x40, wasm.OpcodeLoop, 0x40,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Eqz, wasm.OpcodeBrIf, 1,
+		wasm.OpcodeCall, 1,
+	)
+	for i := byte(0); i < n; i++ {
+		b = append(b, wasm.OpcodeLocalGet, 1, wasm.OpcodeLocalGet, i+2, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, 1)
+	}
+	b = append(b,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Sub, wasm.OpcodeLocalSet, 0,
+		wasm.OpcodeBr, 0, wasm.OpcodeEnd, wasm.OpcodeEnd,
+		wasm.OpcodeLocalGet, 1, wasm.OpcodeEnd,
+	)
+	return &wasm.Module{
+		TypeSection: []wasm.FunctionType{
+			{
+				Params: []wasm.ValueType{wasm.ValueTypeI32}, Results: []wasm.ValueType{wasm.ValueTypeI32},
+				ParamNumInUint64: 1, ResultNumInUint64: 1,
+			},
+			{},
+		},
+		FunctionSection: []wasm.Index{0, 1},
+		CodeSection:     []wasm.Code{{LocalTypes: locals, Body: b}, {Body: []byte{wasm.OpcodeEnd}}},
+		ExportSection:   []wasm.Export{{Name: ExportedFunctionName, Type: wasm.ExternTypeFunc, Index: 0}},
+	}
+}
+
+// EdgeReloadPhiModule returns a module whose exported function (i32)->i32
+// counts its parameter p down to zero in a loop and returns the sum of the
+// counts, p*(p+1)/2. On odd counts the loop body calls an empty function, so
+// the loop-carried count and sum are evicted on that path and reloaded where
+// it joins the other one (pybox patch 0026: their stores go to that path,
+// not after every iteration's definitions).
+func EdgeReloadPhiModule() *wasm.Module {
+	b := []byte{
+		wasm.OpcodeBlock, 0x40, wasm.OpcodeLoop, 0x40,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Eqz, wasm.OpcodeBrIf, 1,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, 1, wasm.OpcodeI32And,
+		wasm.OpcodeIf, 0x40, wasm.OpcodeElse, wasm.OpcodeCall, 1, wasm.OpcodeEnd,
+		wasm.OpcodeLocalGet, 1, wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, 1,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Sub, wasm.OpcodeLocalSet, 0,
+		wasm.OpcodeBr, 0, wasm.OpcodeEnd, wasm.OpcodeEnd,
+		wasm.OpcodeLocalGet, 1, wasm.OpcodeEnd,
+	}
+	return &wasm.Module{
+		TypeSection: []wasm.FunctionType{
+			{
+				Params: []wasm.ValueType{wasm.ValueTypeI32}, Results: []wasm.ValueType{wasm.ValueTypeI32},
+				ParamNumInUint64: 1, ResultNumInUint64: 1,
+			},
+			{},
+		},
+		FunctionSection: []wasm.Index{0, 1},
+		CodeSection:     []wasm.Code{{LocalTypes: []wasm.ValueType{wasm.ValueTypeI32}, Body: b}, {Body: []byte{wasm.OpcodeEnd}}},
+		ExportSection:   []wasm.Export{{Name: ExportedFunctionName, Type: wasm.ExternTypeFunc, Index: 0}},
+	}
+}
+
 func SingleFunctionModule(typ wasm.FunctionType, body []byte, localTypes []wasm.ValueType) *wasm.Module {
 	return &wasm.Module{
 		TypeSection:     []wasm.FunctionType{typ},

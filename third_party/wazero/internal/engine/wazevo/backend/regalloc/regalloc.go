@@ -140,8 +140,10 @@ type (
 		phiLastDefBlkID int32
 		// phiNoSink is set when the spill of this phi value must stay after
 		// each of its definitions: a definition is stored to the stack directly,
-		// or the value is reloaded after a definition in the same block or
-		// while reconciling an edge.
+		// or the value is reloaded after a definition in the same block. (A
+		// reload while reconciling an edge is a reload at the end of the
+		// predecessor, which sinkPhiSpill handles like any other since pybox
+		// patch 0026.)
 		phiNoSink bool
 	}
 
@@ -687,6 +689,9 @@ func (a *Allocator[I, B, F]) finalizeStartReg(f F, blk B) {
 				bID, f.Pred(blk, currentBlkState.startFromPredIndex).ID(), currentBlkState.startFromPredIndex)
 		}
 		s.resetAt(predState)
+		if blk.LoopHeader() {
+			a.releaseAtCrowdedLoopHeader(f, blk, currentBlkState)
+		}
 	}
 
 	s.regsInUse.range_(func(allocated RealReg, v *vrState[I, B, F]) {
@@ -694,6 +699,57 @@ func (a *Allocator[I, B, F]) finalizeStartReg(f F, blk B) {
 	})
 	if wazevoapi.RegAllocLoggingEnabled {
 		fmt.Printf("finalized start reg for blk%d: %s\n", blk.ID(), currentBlkState.startRegs.format(a.regInfo))
+	}
+}
+
+// releaseAtCrowdedLoopHeader is called with the state a loop header blk
+// inherits from the predecessor it is entered by (pybox patch 0025). Values
+// in registers there stay in them at the header's start, and every back edge
+// must then bring them back into those registers: a value the loop evicted
+// (or a call in it clobbered) is reloaded on every back edge, used on that
+// iteration or not. When more values of a register type are live into the
+// header than there are registers of that type, some are evicted inside the
+// loop anyway; so each value that is not one of the header's parameters and
+// is not used in the header block itself starts the header on the stack
+// instead, and is reloaded only where it is used. Its store is placed
+// before the loop (scheduleSpill, patch 0023). Headers with no such pressure
+// keep the inherited state.
+func (a *Allocator[I, B, F]) releaseAtCrowdedLoopHeader(f F, blk B, st *blockState[I, B, F]) {
+	var live [NumRegType]int
+	for _, vs := range st.liveIns {
+		live[vs.v.RegType()]++
+	}
+	crowded := false
+	for t := range live {
+		if live[t] > len(a.regInfo.AllocatableRegisters[t]) {
+			crowded = true
+		}
+	}
+	if !crowded {
+		return
+	}
+	s := &a.state
+	var nilInstr I
+	var used RegSet
+	for instr := blk.InstrIteratorBegin(); instr != nilInstr; instr = blk.InstrIteratorNext() {
+		for _, u := range instr.Uses(&a.vs) {
+			if u.IsRealReg() {
+				continue
+			}
+			if vs := s.getVRegState(u.ID()); vs.r != RealRegInvalid && vs.v.ID() == u.ID() {
+				used = used.add(vs.r)
+			}
+		}
+	}
+	for r := RealReg(0); r < 64; r++ {
+		vs := s.regsInUse.get(r)
+		if vs == nil || vs.v.IsRealReg() || used.has(r) || live[vs.v.RegType()] <= len(a.regInfo.AllocatableRegisters[vs.v.RegType()]) {
+			continue
+		}
+		if vs.isPhi && vs.defBlk == blk {
+			continue
+		}
+		s.releaseRealReg(r)
 	}
 }
 
@@ -1134,9 +1190,6 @@ func (a *Allocator[I, B, F]) reconcileEdge(f F,
 			f.StoreRegisterBefore(currentVReg.SetRealReg(r), pred.LastInstrForInsertion())
 			s.releaseRealReg(r)
 
-			if desiredState.isPhi {
-				desiredState.phiNoSink = true
-			}
 			desiredState.recordReload(f, pred)
 			f.ReloadRegisterBefore(desiredVReg.SetRealReg(r), pred.LastInstrForInsertion())
 			s.useRealReg(r, desiredState)
@@ -1182,9 +1235,6 @@ func (a *Allocator[I, B, F]) reconcileEdge(f F,
 		} else {
 			// Case 4: Both currentVReg and desiredVReg are not valid.
 			// We simply need to reload the desired value into the register.
-			if desiredState.isPhi {
-				desiredState.phiNoSink = true
-			}
 			desiredState.recordReload(f, pred)
 			f.ReloadRegisterBefore(desiredVReg.SetRealReg(r), pred.LastInstrForInsertion())
 		}
@@ -1233,21 +1283,32 @@ func (a *Allocator[I, B, F]) scheduleSpill(f F, vs *vrState[I, B, F]) {
 	if wazevoapi.RegAllocLoggingEnabled {
 		fmt.Printf("v%d is spilled in blk%d, lca=blk%d\n", v.ID(), definingBlk.ID(), pos.ID())
 	}
+	// pybox patch 0023: the store goes to the start of the nearest block on
+	// the dominator chain from the reloads' LCA up to the definition that has
+	// the value in a register at its start, but never to a block at or below
+	// a loop header that is strictly below the definition: such a block runs
+	// on every iteration of a loop the definition is outside of, so the
+	// store would too (and every back edge would reload the value into the
+	// register the header expects, to be stored again). Above the last such
+	// header, or at the definition, the store runs once per definition.
+	found := nilBlk
 	for pos != definingBlk {
-		st := a.getOrAllocateBlockState(pos.ID())
-		for rr := RealReg(0); rr < 64; rr++ {
-			if vs := st.startRegs.get(rr); vs != nil && vs.v == v {
-				r = rr
-				// Already in the register, so we can place the spill at the beginning of the block.
-				break
+		if pos.LoopHeader() {
+			found, r = nilBlk, RealRegInvalid
+		} else if found == nilBlk {
+			st := a.getOrAllocateBlockState(pos.ID())
+			for rr := RealReg(0); rr < 64; rr++ {
+				if vs := st.startRegs.get(rr); vs != nil && vs.v == v {
+					// Already in the register, so we can place the spill at the beginning of the block.
+					found, r = pos, rr
+					break
+				}
 			}
 		}
-
-		if r != RealRegInvalid {
-			break
-		}
-
 		pos = f.Idom(pos)
+	}
+	if found != nilBlk {
+		pos = found
 	}
 
 	if pos == definingBlk {
@@ -1281,8 +1342,10 @@ func (a *Allocator[I, B, F]) scheduleSpill(f F, vs *vrState[I, B, F]) {
 // any path from the last definition to a reload in R the value enters H and
 // then reaches X (H strictly dominates X, and X dominates R), where it is
 // stored from its register; phiNoSink excludes the reloads that read the
-// stack slot elsewhere (after a definition in the same block, on an edge) and
-// definitions stored to the stack directly. X must not be below another loop
+// stack slot right after a definition in the same block and definitions
+// stored to the stack directly. A reload on an edge (fixMergeState) is
+// inserted at the end of the predecessor, which recordReload lists as a
+// reload block, so the argument covers it (pybox patch 0026). X must not be below another loop
 // header than H on that chain, so that it runs at most once per execution of
 // H and the stores are never more frequent than the definitions' were. If
 // some reload has no such X, nothing is sunk.

@@ -2192,6 +2192,11 @@ func (m *machine) Encode(ctx context.Context) (err error) {
 				m.c.AddSourceOffsetInfo(offset, cur.sourceOffsetInfo())
 			}
 
+			if cur.kind == jmp && m.jumpsToNext(cur) {
+				// pybox patch 0024: nothing is emitted between the jump and
+				// its target, so the jump is left out.
+				continue
+			}
 			needLabelResolution := cur.encode(m.c)
 			if needLabelResolution {
 				m.labelResolutionPends = append(m.labelResolutionPends,
@@ -2246,6 +2251,43 @@ func (m *machine) Encode(ctx context.Context) (err error) {
 		}
 	}
 	return
+}
+
+// jumpsToNext reports whether the unconditional jump j goes to a label that
+// the encoder reaches right after j with no bytes emitted in between (pybox
+// patch 0024). Layout leaves such jumps where a block that ends with a jump
+// is followed by blocks that encode to nothing, e.g. br_table or critical
+// edge trampolines left empty once their moves were resolved, and then the
+// target: 184,924 of them in python.wasm's code. The instructions between
+// may only be labels (nop0) and source offset markers, which emit nothing,
+// and jumps to the same target (such as the other trampolines of one
+// br_table, which are left out the same way).
+func (m *machine) jumpsToNext(j *instruction) bool {
+	if j.op1.kind != operandKindLabel {
+		return false
+	}
+	target := j.op1.label()
+	pos := m.labelPositionPool.Get(int(target))
+	if pos == nil {
+		return false
+	}
+	for n := j.next; n != nil; n = n.next {
+		if n == pos.begin {
+			return true
+		}
+		switch n.kind {
+		case nop0, sourceOffsetInfo:
+		case jmp:
+			// A jump to the same target: whether or not it is left out
+			// too, falling into it goes where j goes.
+			if n.op1.kind != operandKindLabel || n.op1.label() != target {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // ResolveRelocations implements backend.Machine.
