@@ -972,22 +972,23 @@ func TestE2E(t *testing.T) {
 	} {
 		tc := tc
 		t.Run(tc.name, func(t *testing.T) {
-			for i := 0; i < 1; i++ {
-				var name string
-				if i == 0 {
-					name = "no cache"
-				} else {
-					name = "with cache"
-				}
+			// "lazy": each function compiled when first called, without a
+			// cache (pybox patch 0040).
+			for _, name := range []string{"no cache", "lazy"} {
 				t.Run(name, func(t *testing.T) {
-					cache, err := wazero.NewCompilationCacheWithDir(tmp)
-					require.NoError(t, err)
-					config := wazero.NewRuntimeConfig().WithCompilationCache(cache)
+					config := wazero.NewRuntimeConfig()
+					ctx := context.Background()
+					if name == "lazy" {
+						ctx = experimental.WithLazyCompilation(ctx)
+					} else {
+						cache, err := wazero.NewCompilationCacheWithDir(tmp)
+						require.NoError(t, err)
+						config = config.WithCompilationCache(cache)
+					}
 					if tc.features != 0 {
 						config = config.WithCoreFeatures(tc.features)
 					}
 
-					ctx := context.Background()
 					r := wazero.NewRuntimeWithConfig(ctx, config)
 					defer func() {
 						require.NoError(t, r.Close(ctx))

@@ -1,0 +1,334 @@
+package wazevo
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/tetratelabs/wazero/internal/engine/wazevo/backend"
+	"github.com/tetratelabs/wazero/internal/engine/wazevo/frontend"
+	"github.com/tetratelabs/wazero/internal/engine/wazevo/ssa"
+	"github.com/tetratelabs/wazero/internal/engine/wazevo/wazevoapi"
+	"github.com/tetratelabs/wazero/internal/expctxkeys"
+	"github.com/tetratelabs/wazero/internal/wasm"
+)
+
+// Lazy compilation (pybox patch 0040).
+//
+// A module compiled lazily has one executable region, reserved whole when the
+// module is compiled and made accessible page by page:
+//
+//	| slots (RW) | stubs, trampoline (RX) | code compiled so far (RX) | reserved |
+//
+// Every local function i has a stub of lazyStubSize bytes at
+// functionOffsets[i], which is where calls (relocated call rel32), tables,
+// exports and entry preambles find the function, as with an eagerly compiled
+// module. The stub jumps through slot i, an 8-byte word in the data pages at
+// the start of the region. The slot first points to the rest of the stub,
+// which stores i in the execution context and jumps to the lazy-compile
+// trampoline (backend/isa/amd64.CompileLazyCompileTrampoline); that exits to
+// Go with ExitCodeLazyCompile, Go compiles the function (once, under the
+// module's lock), appends its code to the region on fresh pages, stores the
+// code's address in the slot, and the trampoline jumps to it. Later calls go
+// through the stub and the slot straight to the code: patching is a store to
+// data, never a write to code another thread may run.
+//
+// The region is small enough for rel32 calls from any code in it to any stub.
+// Code is never freed before the module is: the region is unmapped by the
+// executables' finalizer, as an eagerly compiled executable is.
+
+// lazyStubSize is the size of a stub:
+//
+//	ff 25 <disp32>                   jmp qword ptr [rip+disp32] ; slot i
+//	48 c7 80 <disp32> <imm32>        mov qword ptr [rax+disp32], i
+//	e9 <rel32>                       jmp lazy-compile trampoline
+//	cc...                            (int3 up to 32 bytes)
+const lazyStubSize = 32
+
+// lazyStubIndexStore is the offset in a stub of the part the slot first
+// points to.
+const lazyStubIndexStore = 6
+
+// lazyMaxRegion bounds the region: every call in it must reach every stub
+// with a signed 32-bit displacement.
+const lazyMaxRegion = 1<<31 - 1<<20
+
+// lazyCompilation reports whether ctx asks for lazy compilation and it is
+// implemented here.
+func lazyCompilation(ctx context.Context) bool {
+	return lazySupported && ctx != nil && ctx.Value(expctxkeys.LazyCompilationKey{}) != nil
+}
+
+// lazyModule is the state of a lazily compiled module.
+type lazyModule struct {
+	// mu serialises compiles and the growth of the region.
+	mu sync.Mutex
+	// ctx carries the compile's configuration to each function's compile.
+	ctx context.Context
+	cm  *compiledModule
+	// region is the whole reservation, also cm.executable.
+	region []byte
+	// slots are the jump slots, in region.
+	slots []uint64
+	// stubBase is the offset of the first stub in region, codeBase that of
+	// the compiled code, next that of the first unused page.
+	stubBase, codeBase, next int
+	// refToBinaryOffset maps a function reference to its stub's offset.
+	refToBinaryOffset []int
+	// Compiler instances, reused from one function to the next.
+	machine    backend.Machine
+	ssaBuilder ssa.Builder
+	be         backend.Compiler
+	fe         *frontend.Compiler
+	tryTables  *lazyTryTables
+
+	// codeMu guards starts and fns: the offsets (in increasing order) and
+	// local indexes of the compiled functions, read to map a return address
+	// to its function.
+	codeMu sync.RWMutex
+	starts []int
+	fns    []wasm.Index
+	// compiled counts the functions compiled.
+	compiled atomic.Int32
+}
+
+// lazyTryTables is the try_table metadata of a lazily compiled module: IDs
+// are handed out in the order functions are compiled, and the table is read
+// while it grows.
+type lazyTryTables struct {
+	mu    sync.RWMutex
+	table []wazevoapi.TryTableInfo
+}
+
+// Append implements the frontend's try_table metadata.
+func (t *lazyTryTables) Append(info wazevoapi.TryTableInfo) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.table = append(t.table, info)
+	return len(t.table) - 1
+}
+
+// Table implements the frontend's try_table metadata.
+func (t *lazyTryTables) Table() []wazevoapi.TryTableInfo {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.table
+}
+
+func (t *lazyTryTables) at(id int) *wazevoapi.TryTableInfo {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return &t.table[id]
+}
+
+// tryTableInfoAt returns the metadata of try_table id.
+func (cm *compiledModule) tryTableInfoAt(id int) *wazevoapi.TryTableInfo {
+	if cm.lazy != nil {
+		return cm.lazy.tryTables.at(id)
+	}
+	return &cm.tryTableInfo[id]
+}
+
+func pageSize() int { return os.Getpagesize() }
+
+func roundUp(n, to int) int { return (n + to - 1) / to * to }
+
+// compileModuleLazily sets up cm, a module with local functions, for lazy
+// compilation: the region, the slots, the stubs and the trampoline.
+func (e *engine) compileModuleLazily(ctx context.Context, cm *compiledModule) (*compiledModule, error) {
+	module := cm.module
+	importedFns, localFns := int(module.ImportFunctionCount), len(module.FunctionSection)
+	page := pageSize()
+
+	machine := newMachine()
+	tc, ok := machine.(interface{ CompileLazyCompileTrampoline() []byte })
+	if !ok {
+		return nil, fmt.Errorf("lazy compilation: no trampoline for this architecture")
+	}
+	ssaBuilder := ssa.NewBuilder()
+	be := backend.NewCompiler(ctx, machine, ssaBuilder)
+	cm.executables.compileEntryPreambles(module, machine, be)
+	be.Init()
+	trampoline := tc.CompileLazyCompileTrampoline()
+
+	l := &lazyModule{ctx: context.WithoutCancel(ctx), cm: cm, tryTables: &lazyTryTables{}}
+	l.stubBase = roundUp(8*localFns, page)
+	trampolineOffset := roundUp(l.stubBase+lazyStubSize*localFns, 16)
+	l.codeBase = roundUp(trampolineOffset+len(trampoline), page)
+	l.next = l.codeBase
+
+	// Room for the code: compiled code is several times the size of the
+	// Wasm bodies, and each function starts on a page of its own.
+	var bodies int
+	for i := range module.CodeSection {
+		bodies += len(module.CodeSection[i].Body)
+	}
+	size := l.codeBase + 16*bodies + 2*page*localFns + 64<<20
+	size = min(roundUp(size, page), lazyMaxRegion)
+	if l.codeBase >= size {
+		return nil, fmt.Errorf("lazy compilation: %d functions do not fit %d bytes", localFns, size)
+	}
+	region, err := reserveLazyRegion(size)
+	if err != nil {
+		return nil, fmt.Errorf("lazy compilation: reserving %d bytes: %w", size, err)
+	}
+	l.region = region
+	cm.executable = region
+	base := uintptr(unsafe.Pointer(&region[0]))
+
+	if err = makeWritable(region[:l.codeBase]); err != nil {
+		return nil, fmt.Errorf("lazy compilation: %w", err)
+	}
+	if localFns > 0 {
+		l.slots = unsafe.Slice((*uint64)(unsafe.Pointer(&region[0])), localFns)
+	}
+	cm.functionOffsets = make([]int, localFns)
+	l.refToBinaryOffset = make([]int, importedFns+localFns)
+	for i := 0; i < localFns; i++ {
+		off := l.stubBase + lazyStubSize*i
+		cm.functionOffsets[i] = off
+		l.refToBinaryOffset[frontend.FunctionIndexToFuncRef(wasm.Index(i+importedFns))] = off
+		writeLazyStub(region[off:off+lazyStubSize], off, 8*i, i, trampolineOffset)
+		l.slots[i] = uint64(base) + uint64(off+lazyStubIndexStore)
+	}
+	copy(region[trampolineOffset:], trampoline)
+	if err = makeExecutable(region[l.stubBase:l.codeBase]); err != nil {
+		return nil, fmt.Errorf("lazy compilation: %w", err)
+	}
+
+	l.newCompilers()
+	cm.lazy = l
+	cm.sharedFunctions = e.sharedFunctions
+	e.setFinalizer(cm.executables, executablesFinalizer)
+	if cm.guarded {
+		if err = cm.executables.registerGuardedCode(); err != nil {
+			return nil, err
+		}
+	}
+	return cm, nil
+}
+
+// writeLazyStub writes the stub of local function index at offset off of
+// the region into stub; the function's slot is at offset slot, the
+// trampoline at offset trampoline.
+func writeLazyStub(stub []byte, off, slot, index, trampoline int) {
+	for i := range stub {
+		stub[i] = 0xcc
+	}
+	// jmp qword ptr [rip+disp32]
+	stub[0], stub[1] = 0xff, 0x25
+	binary.LittleEndian.PutUint32(stub[2:], uint32(int32(slot-(off+6))))
+	// mov qword ptr [rax+disp32], imm32
+	stub[6], stub[7], stub[8] = 0x48, 0xc7, 0x80
+	binary.LittleEndian.PutUint32(stub[9:], wazevoapi.ExecutionContextOffsetLazyFunctionIndex.U32())
+	binary.LittleEndian.PutUint32(stub[13:], uint32(int32(index)))
+	// jmp rel32
+	stub[17] = 0xe9
+	binary.LittleEndian.PutUint32(stub[18:], uint32(int32(trampoline-(off+22))))
+}
+
+// newCompilers makes the compiler instances l compiles with.
+func (l *lazyModule) newCompilers() {
+	cm := l.cm
+	l.machine = newMachine()
+	l.ssaBuilder = ssa.NewBuilder()
+	l.be = backend.NewCompiler(l.ctx, l.machine, l.ssaBuilder)
+	l.fe = frontend.NewFrontendCompiler(cm.module, l.ssaBuilder, &cm.offsets, cm.ensureTermination, false, false).
+		WithTryTableMetadata(l.tryTables)
+	l.fe.SetGuardedMemory(cm.guarded)
+}
+
+// compile compiles local function index unless it is compiled already, and
+// returns the address of its code.
+func (l *lazyModule) compile(index int) uintptr {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	base := uintptr(unsafe.Pointer(&l.region[0]))
+	stub := base + uintptr(l.stubBase+lazyStubSize*index+lazyStubIndexStore)
+	if a := uintptr(atomic.LoadUint64(&l.slots[index])); a != stub {
+		return a // Another goroutine compiled it.
+	}
+
+	module := l.cm.module
+	if len(module.CodeSection[index].Body) > largeFunctionBody {
+		// As a parallel compile does (pybox patch 0014): instances of its
+		// own, dropped after, so that their pools do not keep its size.
+		defer l.newCompilers()
+		l.newCompilers()
+	}
+	fidx := wasm.Index(index) + module.ImportFunctionCount
+	ctx := functionContext(l.ctx, module, index, fidx)
+	body, rels, err := l.cm.parent.compileLocalWasmFunction(ctx, module, wasm.Index(index), l.fe, l.ssaBuilder, l.be, false)
+	if err != nil {
+		panic(fmt.Errorf("lazy compilation of function %d: %w", index, err))
+	}
+
+	off := l.next
+	end := roundUp(off+len(body), pageSize())
+	if end > len(l.region) {
+		panic(fmt.Errorf("lazy compilation of function %d: the %d-byte code region is full", index, len(l.region)))
+	}
+	code := l.region[off:end]
+	if err = makeWritable(code); err != nil {
+		panic(fmt.Errorf("lazy compilation of function %d: %w", index, err))
+	}
+	copy(code, body)
+	for i := len(body); i < len(code); i++ {
+		code[i] = 0xcc
+	}
+	if len(rels) > 0 {
+		for i := range rels {
+			rels[i].Offset += int64(off)
+		}
+		l.machine.ResolveRelocations(l.refToBinaryOffset, int(module.ImportFunctionCount), l.region, rels, nil)
+	}
+	if err = makeExecutable(code); err != nil {
+		panic(fmt.Errorf("lazy compilation of function %d: %w", index, err))
+	}
+	l.next = end
+	// Calls compiled from now on go straight to the code.
+	l.refToBinaryOffset[frontend.FunctionIndexToFuncRef(fidx)] = off
+
+	l.codeMu.Lock()
+	l.starts = append(l.starts, off)
+	l.fns = append(l.fns, wasm.Index(index))
+	l.codeMu.Unlock()
+	l.compiled.Add(1)
+
+	addr := base + uintptr(off)
+	atomic.StoreUint64(&l.slots[index], uint64(addr))
+	return addr
+}
+
+// functionIndexOf returns the local index of the function whose code holds
+// addr, an address in the region.
+func (l *lazyModule) functionIndexOf(addr uintptr) wasm.Index {
+	off := int(addr - uintptr(unsafe.Pointer(&l.region[0])))
+	if off < l.codeBase {
+		// A stub or the trampoline: an exit of the trampoline for the
+		// function being compiled. Not a frame of compiled code.
+		i := (off - l.stubBase) / lazyStubSize
+		return wasm.Index(max(0, min(i, len(l.slots)-1)))
+	}
+	l.codeMu.RLock()
+	defer l.codeMu.RUnlock()
+	i := sort.SearchInts(l.starts, off+1) - 1
+	if i < 0 {
+		return 0
+	}
+	return l.fns[i]
+}
+
+// LazyCompiledFunctions returns how many functions of a lazily compiled
+// module have been compiled, and false if it is not compiled lazily.
+func (cm *compiledModule) lazyCompiledFunctions() (int, bool) {
+	if cm.lazy == nil {
+		return 0, false
+	}
+	return int(cm.lazy.compiled.Load()), true
+}
