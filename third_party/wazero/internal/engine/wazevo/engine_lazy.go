@@ -95,6 +95,9 @@ type lazyModule struct {
 	fns    []wasm.Index
 	// compiled counts the functions compiled.
 	compiled atomic.Int32
+	// onCompile, if set (by tests), sees each function's code as compiled,
+	// before its calls are resolved, and its relocations.
+	onCompile func(index int, body []byte, rels []backend.RelocationInfo)
 }
 
 // lazyTryTables is the try_table metadata of a lazily compiled module: IDs
@@ -268,6 +271,9 @@ func (l *lazyModule) compile(index int) uintptr {
 		panic(fmt.Errorf("lazy compilation of function %d: %w", index, err))
 	}
 
+	if l.onCompile != nil {
+		l.onCompile(index, body, rels)
+	}
 	off := l.next
 	end := roundUp(off+len(body), pageSize())
 	if end > len(l.region) {

@@ -1,0 +1,76 @@
+package wazevo
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/internal/engine/wazevo/backend"
+	"github.com/tetratelabs/wazero/internal/engine/wazevo/testcases"
+	"github.com/tetratelabs/wazero/internal/testing/require"
+	"github.com/tetratelabs/wazero/internal/wasm"
+)
+
+// TestLazy_sameCode checks that a function compiled lazily is the code an
+// eager compile puts in the executable, byte for byte, but for the
+// displacements of its direct calls (pybox patch 0040): lazy mode changes
+// where code goes, never what it is.
+func TestLazy_sameCode(t *testing.T) {
+	if !lazySupported {
+		t.Skip()
+	}
+	for _, tc := range []struct {
+		name string
+		m    *wasm.Module
+	}{
+		{"fibonacci", testcases.FibonacciRecursive.Module},
+		{"call", testcases.Call.Module},
+		{"call_indirect", testcases.CallIndirect.Module},
+		{"call_many_params", testcases.CallManyParams.Module},
+		{"call_many_returns", testcases.CallManyReturns.Module},
+		{"tail_call_many_params", testcases.TailCallManyParams.Module},
+		{"memory_loads", testcases.MemoryLoads.Module},
+		{"br_table", testcases.BrTable.Module},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			features := api.CoreFeaturesV2 | experimental.CoreFeaturesTailCall
+			require.NoError(t, tc.m.Validate(features))
+			tc.m.AssignModuleID(nil, nil, false)
+
+			eager := NewEngine(ctx, features, nil).(*engine)
+			require.NoError(t, eager.CompileModule(ctx, tc.m, nil, false))
+			ecm, ok := eager.getCompiledModuleFromMemory(tc.m, false)
+			require.True(t, ok)
+
+			lazy := NewEngine(ctx, features, nil).(*engine)
+			require.NoError(t, lazy.CompileModule(experimental.WithLazyCompilation(ctx), tc.m, nil, false))
+			lcm, ok := lazy.getCompiledModuleFromMemory(tc.m, false)
+			require.True(t, ok)
+			require.NotNil(t, lcm.lazy)
+
+			calls := 0
+			lcm.lazy.onCompile = func(i int, body []byte, rels []backend.RelocationInfo) {
+				got := append([]byte(nil), body...)
+				off := ecm.functionOffsets[i]
+				want := append([]byte(nil), ecm.executable[off:off+len(body)]...)
+				for _, r := range rels {
+					for k := r.Offset; k < r.Offset+4; k++ {
+						got[k], want[k] = 0, 0
+					}
+					calls++
+				}
+				require.Equal(t, want, got, "function %d", i)
+			}
+			// In index order, as the eager compile numbers try_tables.
+			for i := range tc.m.CodeSection {
+				lcm.lazy.compile(i)
+			}
+			require.Equal(t, len(tc.m.CodeSection), int(lcm.lazy.compiled.Load()))
+			if tc.name == "fibonacci" && calls == 0 {
+				t.Fatal("no direct call was compared")
+			}
+		})
+	}
+}
