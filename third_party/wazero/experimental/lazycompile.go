@@ -14,6 +14,10 @@ import (
 // module again without this context, e.g. in another process. A cache hit
 // loads the whole compiled module as usual.
 //
+// Function bodies are validated when first called too (pybox patch 0041):
+// a body that does not validate fails the call that reaches it, with the
+// error CompileModule would have returned, not CompileModule itself.
+//
 // Only the optimizing compiler on linux/amd64 implements it, and only for
 // modules compiled without function listeners and without DWARF source
 // information; elsewhere the context changes nothing. (pybox patch 0040.)

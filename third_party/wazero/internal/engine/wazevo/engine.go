@@ -262,7 +262,7 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 	if localFns == 0 {
 		return cm, nil
 	}
-	if lazyCompilation(ctx) && !withListener && module.DWARFLines == nil {
+	if compilesLazily(ctx, module, withListener) {
 		return e.compileModuleLazily(ctx, cm)
 	}
 

@@ -64,6 +64,19 @@ func lazyCompilation(ctx context.Context) bool {
 	return lazySupported && ctx != nil && ctx.Value(expctxkeys.LazyCompilationKey{}) != nil
 }
 
+// CompilesLazily reports whether CompileModule with ctx compiles module,
+// without function listeners, lazily (pybox patch 0041: the runtime then
+// leaves the validation of each function body to its first call).
+func (e *engine) CompilesLazily(ctx context.Context, module *wasm.Module) bool {
+	return compilesLazily(ctx, module, false)
+}
+
+// compilesLazily reports whether module is compiled lazily with ctx.
+func compilesLazily(ctx context.Context, module *wasm.Module, withListener bool) bool {
+	return lazyCompilation(ctx) && !withListener && module.DWARFLines == nil &&
+		!module.IsHostModule && len(module.FunctionSection) > 0
+}
+
 // lazyModule is the state of a lazily compiled module.
 type lazyModule struct {
 	// mu serialises compiles and the growth of the region.
@@ -258,6 +271,13 @@ func (l *lazyModule) compile(index int) uintptr {
 	}
 
 	module := l.cm.module
+	if module.ValidateBody != nil {
+		// Validated now, not when the module was compiled (pybox patch
+		// 0041): the call traps with the validation error.
+		if err := module.ValidateBody(wasm.Index(index)); err != nil {
+			panic(fmt.Errorf("lazy compilation of function %d: %w", index, err))
+		}
+	}
 	if len(module.CodeSection[index].Body) > largeFunctionBody {
 		// As a parallel compile does (pybox patch 0014): instances of its
 		// own, dropped after, so that their pools do not keep its size.

@@ -195,3 +195,47 @@ func TestLazy_arguments(t *testing.T) {
 		})
 	}
 }
+
+// TestLazy_validation: a lazily compiled module's function bodies are
+// validated when first called (pybox patch 0041). A body that does not
+// validate fails CompileModule without lazy compilation; with it, the
+// module compiles and runs until that function is called, and that call
+// fails with the validation error.
+func TestLazy_validation(t *testing.T) {
+	m := &wasm.Module{
+		TypeSection:     []wasm.FunctionType{{Results: []wasm.ValueType{wasm.ValueTypeI32}}},
+		FunctionSection: []wasm.Index{0, 0},
+		ExportSection: []wasm.Export{
+			{Name: "good", Type: wasm.ExternTypeFunc, Index: 0},
+			{Name: "bad", Type: wasm.ExternTypeFunc, Index: 1},
+		},
+		CodeSection: []wasm.Code{
+			{Body: []byte{wasm.OpcodeI32Const, 7, wasm.OpcodeEnd}},
+			// An i64 where an i32 result is due.
+			{Body: []byte{wasm.OpcodeI64Const, 7, wasm.OpcodeEnd}},
+		},
+	}
+	bin := binaryencoding.EncodeModule(m)
+	const invalid = `invalid function[1] export["bad"]: cannot use i64 as result[0] type i32`
+
+	ctx := context.Background()
+	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler())
+	defer r.Close(ctx)
+	_, err := r.CompileModule(ctx, bin)
+	require.Error(t, err)
+	require.Contains(t, err.Error(), invalid)
+
+	lctx := experimental.WithLazyCompilation(ctx)
+	lr := wazero.NewRuntimeWithConfig(lctx, wazero.NewRuntimeConfigCompiler())
+	defer lr.Close(lctx)
+	mod, err := lr.Instantiate(lctx, bin)
+	require.NoError(t, err)
+	res, err := mod.ExportedFunction("good").Call(lctx)
+	require.NoError(t, err)
+	require.Equal(t, []uint64{7}, res)
+	for i := 0; i < 2; i++ { // The same error every time.
+		_, err = mod.ExportedFunction("bad").Call(lctx)
+		require.Error(t, err)
+		require.Contains(t, err.Error(), invalid)
+	}
+}
