@@ -263,7 +263,19 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 		return cm, nil
 	}
 	if compilesLazily(ctx, module, withListener) {
-		return e.compileModuleLazily(ctx, cm)
+		lcm, err := e.compileModuleLazily(ctx, cm)
+		if !errors.Is(err, errLazyFallback) {
+			return lcm, err
+		}
+		// Compiled whole instead: the bodies the runtime left to the
+		// first calls are validated now (pybox patches 0040-0041).
+		if module.ValidateBody != nil {
+			for i := range module.CodeSection {
+				if err := module.ValidateBody(wasm.Index(i)); err != nil {
+					return nil, err
+				}
+			}
+		}
 	}
 
 	machine := newMachine()

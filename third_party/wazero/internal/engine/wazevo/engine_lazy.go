@@ -3,6 +3,7 @@ package wazevo
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -15,6 +16,7 @@ import (
 	"github.com/tetratelabs/wazero/internal/engine/wazevo/ssa"
 	"github.com/tetratelabs/wazero/internal/engine/wazevo/wazevoapi"
 	"github.com/tetratelabs/wazero/internal/expctxkeys"
+	"github.com/tetratelabs/wazero/internal/platform"
 	"github.com/tetratelabs/wazero/internal/wasm"
 )
 
@@ -154,8 +156,14 @@ func pageSize() int { return os.Getpagesize() }
 
 func roundUp(n, to int) int { return (n + to - 1) / to * to }
 
+// errLazyFallback wraps the reasons compileModuleLazily gives up before
+// it has changed cm: compileModule then compiles the module whole.
+var errLazyFallback = errors.New("lazy compilation unavailable")
+
 // compileModuleLazily sets up cm, a module with local functions, for lazy
-// compilation: the region, the slots, the stubs and the trampoline.
+// compilation: the region, the slots, the stubs and the trampoline. An error
+// wrapping errLazyFallback (no room for the region, e.g. under an address
+// space limit) leaves cm as it was.
 func (e *engine) compileModuleLazily(ctx context.Context, cm *compiledModule) (*compiledModule, error) {
 	module := cm.module
 	importedFns, localFns := int(module.ImportFunctionCount), len(module.FunctionSection)
@@ -164,11 +172,10 @@ func (e *engine) compileModuleLazily(ctx context.Context, cm *compiledModule) (*
 	machine := newMachine()
 	tc, ok := machine.(interface{ CompileLazyCompileTrampoline() []byte })
 	if !ok {
-		return nil, fmt.Errorf("lazy compilation: no trampoline for this architecture")
+		return nil, fmt.Errorf("%w: no trampoline for this architecture", errLazyFallback)
 	}
 	ssaBuilder := ssa.NewBuilder()
 	be := backend.NewCompiler(ctx, machine, ssaBuilder)
-	cm.executables.compileEntryPreambles(module, machine, be)
 	be.Init()
 	trampoline := tc.CompileLazyCompileTrampoline()
 
@@ -187,36 +194,39 @@ func (e *engine) compileModuleLazily(ctx context.Context, cm *compiledModule) (*
 	size := l.codeBase + 16*bodies + 2*page*localFns + 64<<20
 	size = min(roundUp(size, page), lazyMaxRegion)
 	if l.codeBase >= size {
-		return nil, fmt.Errorf("lazy compilation: %d functions do not fit %d bytes", localFns, size)
+		return nil, fmt.Errorf("%w: %d functions do not fit %d bytes", errLazyFallback, localFns, size)
 	}
 	region, err := reserveLazyRegion(size)
 	if err != nil {
-		return nil, fmt.Errorf("lazy compilation: reserving %d bytes: %w", size, err)
+		return nil, fmt.Errorf("%w: reserving %d bytes: %v", errLazyFallback, size, err)
 	}
-	l.region = region
-	cm.executable = region
-	base := uintptr(unsafe.Pointer(&region[0]))
-
 	if err = makeWritable(region[:l.codeBase]); err != nil {
-		return nil, fmt.Errorf("lazy compilation: %w", err)
+		_ = platform.MunmapCodeSegment(region)
+		return nil, fmt.Errorf("%w: %v", errLazyFallback, err)
 	}
+	base := uintptr(unsafe.Pointer(&region[0]))
+	l.region = region
 	if localFns > 0 {
 		l.slots = unsafe.Slice((*uint64)(unsafe.Pointer(&region[0])), localFns)
 	}
-	cm.functionOffsets = make([]int, localFns)
+	functionOffsets := make([]int, localFns)
 	l.refToBinaryOffset = make([]int, importedFns+localFns)
 	for i := 0; i < localFns; i++ {
 		off := l.stubBase + lazyStubSize*i
-		cm.functionOffsets[i] = off
+		functionOffsets[i] = off
 		l.refToBinaryOffset[frontend.FunctionIndexToFuncRef(wasm.Index(i+importedFns))] = off
 		writeLazyStub(region[off:off+lazyStubSize], off, 8*i, i, trampolineOffset)
 		l.slots[i] = uint64(base) + uint64(off+lazyStubIndexStore)
 	}
 	copy(region[trampolineOffset:], trampoline)
 	if err = makeExecutable(region[l.stubBase:l.codeBase]); err != nil {
-		return nil, fmt.Errorf("lazy compilation: %w", err)
+		_ = platform.MunmapCodeSegment(region)
+		return nil, fmt.Errorf("%w: %v", errLazyFallback, err)
 	}
 
+	cm.executable = region
+	cm.functionOffsets = functionOffsets
+	cm.executables.compileEntryPreambles(module, machine, be)
 	l.newCompilers()
 	cm.lazy = l
 	cm.sharedFunctions = e.sharedFunctions

@@ -2,6 +2,7 @@ package wazevo
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/tetratelabs/wazero/api"
@@ -71,6 +72,55 @@ func TestLazy_sameCode(t *testing.T) {
 			if tc.name == "fibonacci" && calls == 0 {
 				t.Fatal("no direct call was compared")
 			}
+		})
+	}
+}
+
+// TestLazy_fallback: when the region cannot be reserved (an address-space
+// limit), CompileModule compiles the module whole instead, and validates
+// the bodies the runtime left to their first calls (pybox patch 0042).
+func TestLazy_fallback(t *testing.T) {
+	if !lazySupported {
+		t.Skip()
+	}
+	reserve := reserveLazyRegion
+	defer func() { reserveLazyRegion = reserve }()
+	reserveLazyRegion = func(int) ([]byte, error) { return nil, errors.New("cannot allocate memory") }
+
+	features := api.CoreFeaturesV2
+	ctx := experimental.WithLazyCompilation(context.Background())
+	for _, tc := range []struct {
+		name   string
+		body   []byte
+		expErr string
+	}{
+		{name: "valid", body: []byte{wasm.OpcodeI32Const, 7, wasm.OpcodeEnd}},
+		{name: "invalid", body: []byte{wasm.OpcodeI64Const, 7, wasm.OpcodeEnd}, expErr: "cannot use i64 as result[0] type i32"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &wasm.Module{
+				TypeSection:     []wasm.FunctionType{{Results: []wasm.ValueType{wasm.ValueTypeI32}}},
+				FunctionSection: []wasm.Index{0},
+				CodeSection:     []wasm.Code{{Body: tc.body}},
+			}
+			require.NoError(t, m.ValidateStructure(features))
+			var err error
+			m.ValidateBody, err = m.FunctionBodyValidator(features)
+			require.NoError(t, err)
+			m.AssignModuleID([]byte(tc.name), nil, false)
+
+			e := NewEngine(ctx, features, nil).(*engine)
+			err = e.CompileModule(ctx, m, nil, false)
+			if tc.expErr != "" {
+				require.Error(t, err)
+				require.Contains(t, err.Error(), tc.expErr)
+				return
+			}
+			require.NoError(t, err)
+			cm, ok := e.getCompiledModuleFromMemory(m, false)
+			require.True(t, ok)
+			require.Nil(t, cm.lazy)
+			require.True(t, len(cm.executable) > 0)
 		})
 	}
 }

@@ -8,8 +8,9 @@ const lazySupported = true
 
 // reserveLazyRegion maps size bytes of address space that nothing can
 // access; makeWritable and makeExecutable make parts of it usable. It is
-// unmapped by platform.MunmapCodeSegment, as executables are.
-func reserveLazyRegion(size int) ([]byte, error) {
+// unmapped by platform.MunmapCodeSegment, as executables are. A variable
+// for tests.
+var reserveLazyRegion = func(size int) ([]byte, error) {
 	return unix.Mmap(-1, 0, size, unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANON|unix.MAP_NORESERVE)
 }
 

@@ -10,7 +10,7 @@ const lazySupported = false
 
 var errLazyUnsupported = errors.New("lazy compilation is not supported on this platform")
 
-func reserveLazyRegion(int) ([]byte, error) { return nil, errLazyUnsupported }
+var reserveLazyRegion = func(int) ([]byte, error) { return nil, errLazyUnsupported }
 
 func makeWritable([]byte) error { return errLazyUnsupported }
 
