@@ -973,12 +973,16 @@ func TestE2E(t *testing.T) {
 		tc := tc
 		t.Run(tc.name, func(t *testing.T) {
 			// "lazy": each function compiled when first called, without a
-			// cache (pybox patch 0040).
-			for _, name := range []string{"no cache", "lazy"} {
+			// cache (pybox patch 0040); "lazy ahead": and a second goroutine
+			// compiling the callees of called functions (0043).
+			for _, name := range []string{"no cache", "lazy", "lazy ahead"} {
 				t.Run(name, func(t *testing.T) {
 					config := wazero.NewRuntimeConfig()
 					ctx := context.Background()
-					if name == "lazy" {
+					if name == "lazy ahead" {
+						ctx = experimental.WithCompilationWorkers(ctx, 2)
+					}
+					if name != "no cache" {
 						ctx = experimental.WithLazyCompilation(ctx)
 					} else {
 						cache, err := wazero.NewCompilationCacheWithDir(tmp)

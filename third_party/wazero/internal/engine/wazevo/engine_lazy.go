@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/internal/engine/wazevo/backend"
 	"github.com/tetratelabs/wazero/internal/engine/wazevo/frontend"
 	"github.com/tetratelabs/wazero/internal/engine/wazevo/ssa"
@@ -95,12 +96,19 @@ type lazyModule struct {
 	stubBase, codeBase, next int
 	// refToBinaryOffset maps a function reference to its stub's offset.
 	refToBinaryOffset []int
-	// Compiler instances, reused from one function to the next.
-	machine    backend.Machine
-	ssaBuilder ssa.Builder
-	be         backend.Compiler
-	fe         *frontend.Compiler
-	tryTables  *lazyTryTables
+	// compilers are idle compiler instances, reused from one function to
+	// the next (guarded by mu); pending has a channel per function being
+	// compiled, closed when it is done (pybox patch 0043: functions compile
+	// outside mu, several at a time).
+	compilers []*lazyCompiler
+	pending   map[int]chan struct{}
+	// ahead, if not nil, takes functions for up to aheadMax goroutines
+	// (aheadRunning of them running) that compile the callees of called
+	// functions before they are called (pybox patch 0043).
+	ahead        chan int
+	aheadMax     int32
+	aheadRunning atomic.Int32
+	tryTables    *lazyTryTables
 
 	// codeMu guards starts and fns: the offsets (in increasing order) and
 	// local indexes of the compiled functions, read to map a return address
@@ -227,7 +235,13 @@ func (e *engine) compileModuleLazily(ctx context.Context, cm *compiledModule) (*
 	cm.executable = region
 	cm.functionOffsets = functionOffsets
 	cm.executables.compileEntryPreambles(module, machine, be)
-	l.newCompilers()
+	l.pending = make(map[int]chan struct{})
+	if workers := experimental.GetCompilationWorkers(ctx); workers > 1 {
+		// The calling goroutine compiles what it calls; the others, the
+		// callees of what it called (pybox patch 0043).
+		l.ahead = make(chan int, 1<<14)
+		l.aheadMax = int32(workers - 1)
+	}
 	cm.lazy = l
 	cm.sharedFunctions = e.sharedFunctions
 	e.setFinalizer(cm.executables, executablesFinalizer)
@@ -258,60 +272,175 @@ func writeLazyStub(stub []byte, off, slot, index, trampoline int) {
 	binary.LittleEndian.PutUint32(stub[18:], uint32(int32(trampoline-(off+22))))
 }
 
-// newCompilers makes the compiler instances l compiles with.
-func (l *lazyModule) newCompilers() {
+// lazyCompiler is a set of compiler instances: one goroutine compiles one
+// function at a time with it.
+type lazyCompiler struct {
+	machine    backend.Machine
+	ssaBuilder ssa.Builder
+	be         backend.Compiler
+	fe         *frontend.Compiler
+}
+
+// newCompiler makes a set of compiler instances for l.
+func (l *lazyModule) newCompiler() *lazyCompiler {
 	cm := l.cm
-	l.machine = newMachine()
-	l.ssaBuilder = ssa.NewBuilder()
-	l.be = backend.NewCompiler(l.ctx, l.machine, l.ssaBuilder)
-	l.fe = frontend.NewFrontendCompiler(cm.module, l.ssaBuilder, &cm.offsets, cm.ensureTermination, false, false).
+	c := &lazyCompiler{machine: newMachine(), ssaBuilder: ssa.NewBuilder()}
+	c.be = backend.NewCompiler(l.ctx, c.machine, c.ssaBuilder)
+	c.fe = frontend.NewFrontendCompiler(cm.module, c.ssaBuilder, &cm.offsets, cm.ensureTermination, false, false).
 		WithTryTableMetadata(l.tryTables)
-	l.fe.SetGuardedMemory(cm.guarded)
+	c.fe.SetGuardedMemory(cm.guarded)
+	return c
 }
 
 // compile compiles local function index unless it is compiled already, and
-// returns the address of its code.
+// returns the address of its code. A function that another goroutine is
+// compiling is waited for.
 func (l *lazyModule) compile(index int) uintptr {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	base := uintptr(unsafe.Pointer(&l.region[0]))
-	stub := base + uintptr(l.stubBase+lazyStubSize*index+lazyStubIndexStore)
-	if a := uintptr(atomic.LoadUint64(&l.slots[index])); a != stub {
-		return a // Another goroutine compiled it.
-	}
-
-	module := l.cm.module
-	if module.ValidateBody != nil {
-		// Validated now, not when the module was compiled (pybox patch
-		// 0041): the call traps with the validation error.
-		if err := module.ValidateBody(wasm.Index(index)); err != nil {
-			panic(fmt.Errorf("lazy compilation of function %d: %w", index, err))
-		}
-	}
-	if len(module.CodeSection[index].Body) > largeFunctionBody {
-		// As a parallel compile does (pybox patch 0014): instances of its
-		// own, dropped after, so that their pools do not keep its size.
-		defer l.newCompilers()
-		l.newCompilers()
-	}
-	fidx := wasm.Index(index) + module.ImportFunctionCount
-	ctx := functionContext(l.ctx, module, index, fidx)
-	body, rels, err := l.cm.parent.compileLocalWasmFunction(ctx, module, wasm.Index(index), l.fe, l.ssaBuilder, l.be, false)
+	addr, err := l.ensure(index, true)
 	if err != nil {
-		panic(fmt.Errorf("lazy compilation of function %d: %w", index, err))
+		panic(err)
 	}
+	return addr
+}
 
+// compiledAt returns the address of local function index's code, 0 if it
+// is not compiled.
+func (l *lazyModule) compiledAt(index int) uintptr {
+	stub := uintptr(unsafe.Pointer(&l.region[0])) + uintptr(l.stubBase+lazyStubSize*index+lazyStubIndexStore)
+	if a := uintptr(atomic.LoadUint64(&l.slots[index])); a != stub {
+		return a
+	}
+	return 0
+}
+
+// ensure compiles local function index unless it is compiled, and returns
+// the address of its code. If another goroutine is compiling it, ensure
+// waits for it if wait, else returns 0 and no error.
+func (l *lazyModule) ensure(index int, wait bool) (uintptr, error) {
+	return l.ensureFor(index, wait, false)
+}
+
+// ensureAhead compiles local function index, a callee of a called
+// function, unless it is compiled or being compiled.
+func (l *lazyModule) ensureAhead(index int) (uintptr, error) {
+	return l.ensureFor(index, false, true)
+}
+
+// ensureFor is ensure; ahead marks a compile ahead of the call, whose
+// callees are not compiled ahead in turn.
+func (l *lazyModule) ensureFor(index int, wait, ahead bool) (uintptr, error) {
+	for {
+		if a := l.compiledAt(index); a != 0 {
+			return a, nil
+		}
+		l.mu.Lock()
+		if a := l.compiledAt(index); a != 0 {
+			l.mu.Unlock()
+			return a, nil
+		}
+		if ch, ok := l.pending[index]; ok {
+			l.mu.Unlock()
+			if !wait {
+				return 0, nil
+			}
+			<-ch
+			continue // Compiled, or failed: then this goroutine gets the error.
+		}
+		ch := make(chan struct{})
+		l.pending[index] = ch
+		var c *lazyCompiler
+		module := l.cm.module
+		large := len(module.CodeSection[index].Body) > largeFunctionBody
+		if n := len(l.compilers); n > 0 && !large {
+			c, l.compilers = l.compilers[n-1], l.compilers[:n-1]
+		}
+		l.mu.Unlock()
+		if c == nil {
+			// A large function gets instances of its own, dropped after, as
+			// in a parallel compile (pybox patch 0014), so that their pools
+			// do not keep its size.
+			c = l.newCompiler()
+		}
+		return l.compileWith(c, index, ch, large, ahead)
+	}
+}
+
+// compileWith compiles local function index with c, places its code and
+// stores its address in its slot; ch is the function's pending channel,
+// closed when done.
+func (l *lazyModule) compileWith(c *lazyCompiler, index int, ch chan struct{}, large, ahead bool) (addr uintptr, err error) {
+	module := l.cm.module
+	var body []byte
+	var rels []backend.RelocationInfo
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("lazy compilation of function %d: %v", index, r)
+			}
+		}()
+		if module.ValidateBody != nil {
+			// Validated now, not when the module was compiled (pybox patch
+			// 0041): the call traps with the validation error.
+			if err = module.ValidateBody(wasm.Index(index)); err != nil {
+				err = fmt.Errorf("lazy compilation of function %d: %w", index, err)
+				return
+			}
+		}
+		fidx := wasm.Index(index) + module.ImportFunctionCount
+		ctx := functionContext(l.ctx, module, index, fidx)
+		body, rels, err = l.cm.parent.compileLocalWasmFunction(ctx, module, wasm.Index(index), c.fe, c.ssaBuilder, c.be, false)
+		if err != nil {
+			err = fmt.Errorf("lazy compilation of function %d: %w", index, err)
+		}
+	}()
+
+	l.mu.Lock()
+	defer func() {
+		delete(l.pending, index)
+		close(ch)
+		if !large && err == nil {
+			l.compilers = append(l.compilers, c)
+		}
+		l.mu.Unlock()
+	}()
+	if err != nil {
+		return 0, err
+	}
 	if l.onCompile != nil {
 		l.onCompile(index, body, rels)
 	}
+	addr, err = l.place(c, index, body, rels)
+	if err == nil && l.ahead != nil && !ahead {
+		queued := false
+		for _, r := range rels {
+			if callee := int(r.FuncRef) - int(module.ImportFunctionCount); callee >= 0 && l.compiledAt(callee) == 0 {
+				select {
+				case l.ahead <- callee:
+					queued = true
+				default: // The workers are behind: they have enough to do.
+				}
+			}
+		}
+		if n := l.aheadRunning.Load(); queued && n < l.aheadMax && l.aheadRunning.CompareAndSwap(n, n+1) {
+			go l.compileAhead()
+		}
+	}
+	return addr, err
+}
+
+// place copies the code of local function index, compiled with c, onto
+// fresh pages of the region, resolves its calls and stores its address in
+// its slot. Called with mu held.
+func (l *lazyModule) place(c *lazyCompiler, index int, body []byte, rels []backend.RelocationInfo) (uintptr, error) {
+	module := l.cm.module
 	off := l.next
 	end := roundUp(off+len(body), pageSize())
 	if end > len(l.region) {
-		panic(fmt.Errorf("lazy compilation of function %d: the %d-byte code region is full", index, len(l.region)))
+		return 0, fmt.Errorf("lazy compilation of function %d: the %d-byte code region is full", index, len(l.region))
 	}
 	code := l.region[off:end]
-	if err = makeWritable(code); err != nil {
-		panic(fmt.Errorf("lazy compilation of function %d: %w", index, err))
+	if err := makeWritable(code); err != nil {
+		return 0, fmt.Errorf("lazy compilation of function %d: %w", index, err)
 	}
 	copy(code, body)
 	for i := len(body); i < len(code); i++ {
@@ -321,13 +450,17 @@ func (l *lazyModule) compile(index int) uintptr {
 		for i := range rels {
 			rels[i].Offset += int64(off)
 		}
-		l.machine.ResolveRelocations(l.refToBinaryOffset, int(module.ImportFunctionCount), l.region, rels, nil)
+		c.machine.ResolveRelocations(l.refToBinaryOffset, int(module.ImportFunctionCount), l.region, rels, nil)
+		for i := range rels {
+			rels[i].Offset -= int64(off)
+		}
 	}
-	if err = makeExecutable(code); err != nil {
-		panic(fmt.Errorf("lazy compilation of function %d: %w", index, err))
+	if err := makeExecutable(code); err != nil {
+		return 0, fmt.Errorf("lazy compilation of function %d: %w", index, err)
 	}
 	l.next = end
 	// Calls compiled from now on go straight to the code.
+	fidx := wasm.Index(index) + module.ImportFunctionCount
 	l.refToBinaryOffset[frontend.FunctionIndexToFuncRef(fidx)] = off
 
 	l.codeMu.Lock()
@@ -336,9 +469,25 @@ func (l *lazyModule) compile(index int) uintptr {
 	l.codeMu.Unlock()
 	l.compiled.Add(1)
 
-	addr := base + uintptr(off)
+	addr := uintptr(unsafe.Pointer(&l.region[0])) + uintptr(off)
 	atomic.StoreUint64(&l.slots[index], uint64(addr))
-	return addr
+	return addr, nil
+}
+
+// compileAhead compiles the functions sent to l.ahead that are not
+// compiled or being compiled, until there is none. Only the callees of
+// functions called are sent, not those of functions compiled ahead: the
+// guess goes one call deep.
+func (l *lazyModule) compileAhead() {
+	for {
+		select {
+		case index := <-l.ahead:
+			_, _ = l.ensureAhead(index) // A failure is the caller's to report.
+		default:
+			l.aheadRunning.Add(-1)
+			return
+		}
+	}
 }
 
 // functionIndexOf returns the local index of the function whose code holds

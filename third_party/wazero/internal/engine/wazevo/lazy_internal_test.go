@@ -3,6 +3,7 @@ package wazevo
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/tetratelabs/wazero/api"
@@ -121,6 +122,55 @@ func TestLazy_fallback(t *testing.T) {
 			require.True(t, ok)
 			require.Nil(t, cm.lazy)
 			require.True(t, len(cm.executable) > 0)
+		})
+	}
+}
+
+// TestLazy_compileAhead: with two compilation workers, the callees of a
+// function compiled for its first call are compiled by another goroutine
+// before they are called (pybox patch 0043); without, they are not.
+func TestLazy_compileAhead(t *testing.T) {
+	if !lazySupported {
+		t.Skip()
+	}
+	features := api.CoreFeaturesV2
+	// f0(x) calls f1 only if x != 0; f1 calls f2.
+	m := &wasm.Module{
+		TypeSection:     []wasm.FunctionType{{Params: []wasm.ValueType{wasm.ValueTypeI32}, Results: []wasm.ValueType{wasm.ValueTypeI32}}},
+		FunctionSection: []wasm.Index{0, 0, 0},
+		CodeSection: []wasm.Code{
+			{Body: []byte{
+				wasm.OpcodeLocalGet, 0, wasm.OpcodeIf, 0x7f,
+				wasm.OpcodeLocalGet, 0, wasm.OpcodeCall, 1,
+				wasm.OpcodeElse, wasm.OpcodeI32Const, 7, wasm.OpcodeEnd, wasm.OpcodeEnd,
+			}},
+			{Body: []byte{wasm.OpcodeLocalGet, 0, wasm.OpcodeCall, 2, wasm.OpcodeEnd}},
+			{Body: []byte{wasm.OpcodeLocalGet, 0, wasm.OpcodeEnd}},
+		},
+	}
+	require.NoError(t, m.Validate(features))
+	for _, workers := range []int{1, 2} {
+		t.Run(fmt.Sprint(workers), func(t *testing.T) {
+			m.AssignModuleID([]byte(fmt.Sprint(workers)), nil, false)
+			ctx := experimental.WithLazyCompilation(experimental.WithCompilationWorkers(context.Background(), workers))
+			e := NewEngine(ctx, features, nil).(*engine)
+			require.NoError(t, e.CompileModule(ctx, m, nil, false))
+			cm, ok := e.getCompiledModuleFromMemory(m, false)
+			require.True(t, ok)
+			compiled := make(chan int, 3)
+			cm.lazy.onCompile = func(i int, _ []byte, _ []backend.RelocationInfo) { compiled <- i }
+
+			cm.lazy.compile(0) // f0's first call
+			require.Equal(t, 0, <-compiled)
+			if workers == 1 {
+				require.Equal(t, 1, int(cm.lazy.compiled.Load()))
+				return
+			}
+			require.Equal(t, 1, <-compiled) // f1, ahead of its call
+			cm.lazy.compile(1)              // Its call waits for that compile.
+			require.Equal(t, 2, int(cm.lazy.compiled.Load()))
+			// Not f2: callees of functions compiled ahead are not.
+			require.Equal(t, uintptr(0), cm.lazy.compiledAt(2))
 		})
 	}
 }

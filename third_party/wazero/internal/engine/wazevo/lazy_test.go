@@ -150,9 +150,12 @@ func lazyArgsSum(i int64) (sum int64) {
 // goroutines that race to compile the same functions all get them right
 // (pybox patch 0040).
 func TestLazy_arguments(t *testing.T) {
-	for _, goroutines := range []int{1, 16} {
-		t.Run(fmt.Sprint(goroutines), func(t *testing.T) {
-			ctx := experimental.WithLazyCompilation(context.Background())
+	for _, tc := range []struct{ goroutines, workers int }{{1, 1}, {16, 1}, {16, 3}} {
+		goroutines := tc.goroutines
+		t.Run(fmt.Sprint(tc), func(t *testing.T) {
+			// With workers > 1, goroutines of the engine compile callees
+			// ahead of their calls (pybox patch 0043).
+			ctx := experimental.WithLazyCompilation(experimental.WithCompilationWorkers(context.Background(), tc.workers))
 			r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler())
 			defer r.Close(ctx)
 			mod, err := r.Instantiate(ctx, binaryencoding.EncodeModule(lazyArgsModule()))

@@ -42,7 +42,9 @@ func TestEHLazyConcurrentFirstCalls(t *testing.T) {
 	}
 	const numFuncs, goroutines = 64, 16
 	bin := buildEHModule(numFuncs)
-	ctx := experimental.WithLazyCompilation(context.Background())
+	// Two workers: one more goroutine compiles callees ahead (pybox patch
+	// 0043), racing the callers too.
+	ctx := experimental.WithLazyCompilation(experimental.WithCompilationWorkers(context.Background(), 2))
 	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().
 		WithCoreFeatures(api.CoreFeaturesV2|experimental.CoreFeaturesExceptionHandling))
 	defer r.Close(ctx)
