@@ -35,9 +35,10 @@ import (
 // the start of the region. The slot first points to the rest of the stub,
 // which stores i in the execution context and jumps to the lazy-compile
 // trampoline (backend/isa/amd64.CompileLazyCompileTrampoline); that exits to
-// Go with ExitCodeLazyCompile, Go compiles the function (once, under the
-// module's lock), appends its code to the region on fresh pages, stores the
-// code's address in the slot, and the trampoline jumps to it. Later calls go
+// Go with ExitCodeLazyCompile, Go compiles the function (once: a goroutine
+// that calls a function another one is compiling waits for that compile),
+// appends its code to the region on fresh pages, stores the code's address
+// in the slot, and the trampoline jumps to it. Later calls go
 // through the stub and the slot straight to the code: patching is a store to
 // data, never a write to code another thread may run.
 //
@@ -82,7 +83,8 @@ func compilesLazily(ctx context.Context, module *wasm.Module, withListener bool)
 
 // lazyModule is the state of a lazily compiled module.
 type lazyModule struct {
-	// mu serialises compiles and the growth of the region.
+	// mu guards the region's growth, the slots' updates, compilers and
+	// pending; compiles themselves run outside it (pybox patch 0043).
 	mu sync.Mutex
 	// ctx carries the compile's configuration to each function's compile.
 	ctx context.Context
@@ -119,7 +121,8 @@ type lazyModule struct {
 	// compiled counts the functions compiled.
 	compiled atomic.Int32
 	// onCompile, if set (by tests), sees each function's code as compiled,
-	// before its calls are resolved, and its relocations.
+	// before its calls are resolved, and its relocations; called with mu
+	// held.
 	onCompile func(index int, body []byte, rels []backend.RelocationInfo)
 }
 
