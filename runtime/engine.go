@@ -106,6 +106,19 @@ type Config struct {
 	// ("A fork of wazero", item 11) says what this trusts.
 	SkipCodeChecksum bool
 
+	// LazyCompile, on a miss of the compilation cache, compiles each
+	// function of python.wasm in this process when it is first called,
+	// instead of the whole module before the first run (wazero fork patch
+	// 0040; LazyCompileSupported says where). A boot and a small script
+	// call about a twentieth of the module's functions, so the engine is
+	// ready at once and the first run costs a second or two of compiling
+	// rather than the whole module's. Nothing is written to the cache: a
+	// process that wants the next one to start without compiling also
+	// compiles the module whole (pybox setup, as the CLI starts it). The
+	// code is the same as a whole compile's; every call goes through a
+	// stub, and the first call of each function waits for its compile.
+	LazyCompile bool
+
 	// UserPackages is a host folder of pure-Python packages added with
 	// packages.AddWheel (see packages.UserDir). It is mounted read-only at
 	// packages.UserSitePath in every interpreter and put on sys.path. Empty
@@ -144,6 +157,9 @@ type Engine struct {
 	// the cache) python.wasm.
 	compileTime time.Duration
 	cacheHit    bool
+	// lazy is set when the interpreter's functions are compiled as they
+	// are first called (Config.LazyCompile).
+	lazy bool
 
 	preload []string
 	// userSite is the read-only sandbox over the user's packages, mounted
@@ -281,14 +297,14 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	if guardedMemory() {
 		cctx = experimental.WithGuardedMemory(ctx)
 	}
-	compiled, cacheHit, err := e.compile(cctx, cfg.Progress, cfg.SkipCodeChecksum)
+	compiled, cacheHit, err := e.compile(cctx, cfg.Progress, cfg.SkipCodeChecksum, cfg.LazyCompile && LazyCompileSupported())
 	if err != nil {
 		e.Close(ctx)
 		return nil, fmt.Errorf("compile python.wasm: %w", err)
 	}
 	e.compiled = compiled
 	e.compileTime = time.Since(start)
-	if cache != nil {
+	if cache != nil && !e.lazy {
 		markCompiled(cacheWazeroDir, b, e.compileTime, cacheHit)
 	}
 	e.cacheHit = cacheHit
@@ -336,6 +352,18 @@ func guardedMemory() bool {
 	return goruntime.GOOS == "linux" && goruntime.GOARCH == "amd64" && os.Getenv("PYBOX_BOUNDS_CHECKS") != "1"
 }
 
+// LazyCompileSupported reports whether Config.LazyCompile compiles
+// lazily here: linux/amd64, where wazero fork patch 0040 implements it.
+// Elsewhere LazyCompile is ignored and a cache miss compiles the module
+// whole.
+func LazyCompileSupported() bool {
+	return goruntime.GOOS == "linux" && goruntime.GOARCH == "amd64"
+}
+
+// CompiledLazily reports whether the engine's interpreter is compiled
+// function by function as it runs (Config.LazyCompile on a cache miss).
+func (e *Engine) CompiledLazily() bool { return e.lazy }
+
 // compile makes python.wasm's compiled code available. From the cache it
 // needs only the module's structure (moduleStub) and its digest
 // (moduleDigest): wazero neither reads nor hashes the code. Otherwise it
@@ -343,7 +371,10 @@ func guardedMemory() bool {
 // host applies them when it boots an interpreter, and not at all when it
 // restores one from a snapshot), reporting progress. hit reports whether
 // the code came from the cache.
-func (e *Engine) compile(ctx context.Context, progress func(string), skipChecksum bool) (compiled wazero.CompiledModule, hit bool, err error) {
+//
+// lazy compiles, on a miss, each function when it is first called
+// (Config.LazyCompile); the cache is then left as it is.
+func (e *Engine) compile(ctx context.Context, progress func(string), skipChecksum, lazy bool) (compiled wazero.CompiledModule, hit bool, err error) {
 	b := e.bundle
 	stub, segs, err := moduleStub(b.Wasm)
 	if err != nil {
@@ -364,6 +395,15 @@ func (e *Engine) compile(ctx context.Context, progress func(string), skipChecksu
 	compiled, err = e.rt.CompileModule(lctx, stub)
 	if err == nil || !errors.Is(err, experimental.ErrModuleNotCached) {
 		return compiled, err == nil, err
+	}
+	if lazy {
+		stripped, _, err := splitData(b.Wasm)
+		if err != nil {
+			return nil, false, err
+		}
+		compiled, err = e.rt.CompileModule(experimental.WithLazyCompilation(dctx), stripped)
+		e.lazy = err == nil
+		return compiled, false, err
 	}
 	if progress != nil {
 		progress("compiling the Python runtime (first run only; up to a minute or more)")

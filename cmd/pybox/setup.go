@@ -44,14 +44,18 @@ const compileLogName = "compile.log"
 
 func cmdSetup(ctx context.Context, args []string) int {
 	var cacheDir string
-	var quiet, snapshot bool
+	var quiet, snapshot, background bool
 	_, code, ok := parseFlags("setup", setupHelp, func(fs *flag.FlagSet) {
 		fs.StringVar(&cacheDir, "cache-dir", "", "cache directory: the extracted runtime bundle and the compiled interpreter (default $PYBOX_CACHE_DIR or the user cache dir)")
 		fs.BoolVar(&quiet, "q", false, "print nothing on success")
 		fs.BoolVar(&snapshot, "snapshot", true, "also write the booted interpreter pybox run and repl start from (with their default --memory)")
+		fs.BoolVar(&background, "background", false, "run at the lowest CPU priority (a first run that compiles as it goes starts it so)")
 	}, args)
 	if !ok {
 		return code
+	}
+	if background {
+		lowerPriority()
 	}
 	if cacheDir == "" {
 		var err error
@@ -167,6 +171,9 @@ func writeRunSnapshot(ctx context.Context, cacheDir string, want, quiet bool) er
 // client kills, it would be lost and the next start would begin again. The
 // detached compile finishes and installs the cache whatever happens to the
 // process that started it. It sets cfg.Bundle (loaded once for both).
+// Where lazyFirstRun, it does not wait: it starts the compile at the
+// lowest priority and sets cfg.LazyCompile, so that this process compiles
+// only what it calls, as it calls it.
 //
 // An error means the cache is still cold: the caller compiles in-process.
 // When ctx ends first, the compile carries on without this process.
@@ -211,11 +218,27 @@ func compileDetached(ctx context.Context, cfg *runtime.Config, quiet bool) error
 	defer logf.Close()
 	// The snapshot only when the caller starts from it (pybox run, repl);
 	// serve and mcp take theirs in memory.
-	cmd := exec.Command(exe, "setup", "-q", "-snapshot="+strconv.FormatBool(cfg.PersistSnapshot), "-cache-dir", cacheDir)
+	args := []string{"setup", "-q", "-snapshot=" + strconv.FormatBool(cfg.PersistSnapshot), "-cache-dir", cacheDir}
+	lazy := lazyFirstRun()
+	if lazy {
+		args = append(args, "-background")
+	}
+	cmd := exec.Command(exe, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start the background compile: %w", err)
+	}
+	if lazy {
+		// This process compiles what it calls as it runs; the whole
+		// compile, at the lowest priority so that it leaves the cores to
+		// this run, installs the cache for the next ones.
+		cfg.LazyCompile = true
+		go cmd.Wait() // Reaped if this process lives longer (serve, mcp).
+		if !quiet && !isTerminal(os.Stderr) {
+			fmt.Fprintf(os.Stderr, "pybox: compiling the Python runtime as it runs (first run only), and whole in the background in %s, process %d; `pybox setup` does this ahead of time\n", cacheDir, cmd.Process.Pid)
+		}
+		return nil
 	}
 	if !quiet {
 		msg := "compiling the Python runtime (first run only; it carries on if this process stops)"
@@ -239,6 +262,13 @@ func compileDetached(ctx context.Context, cfg *runtime.Config, quiet bool) error
 	case <-ctx.Done():
 		return fmt.Errorf("stopped while the runtime compiles (the compile goes on: process %d): %w", cmd.Process.Pid, ctx.Err())
 	}
+}
+
+// lazyFirstRun reports whether a first run compiles python.wasm as it runs
+// (runtime.Config.LazyCompile) instead of waiting for the whole compile:
+// where the engine supports it, unless PYBOX_LAZY_COMPILE=0.
+func lazyFirstRun() bool {
+	return runtime.LazyCompileSupported() && os.Getenv("PYBOX_LAZY_COMPILE") != "0"
 }
 
 // lastLines returns the last n lines of b.

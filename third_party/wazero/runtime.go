@@ -265,7 +265,13 @@ func (r *runtime) CompileModule(ctx context.Context, binary []byte) (CompiledMod
 			if cachedOnly {
 				return nil, experimentalapi.ErrModuleNotCached
 			}
-			if err = internal.ValidateFunctionBodies(r.enabledFeatures); err != nil {
+			// pybox patch 0041: an engine that compiles each function
+			// when first called validates it then.
+			if lc, ok := r.store.Engine.(lazyCompiler); ok && lc.CompilesLazily(ctx, internal) {
+				if internal.ValidateBody, err = internal.FunctionBodyValidator(r.enabledFeatures); err != nil {
+					return nil, err
+				}
+			} else if err = internal.ValidateFunctionBodies(r.enabledFeatures); err != nil {
 				return nil, err
 			}
 		}
@@ -332,6 +338,15 @@ func (r *runtime) guardModuleID(ctx context.Context, m *wasm.Module) {
 // patch 0004; the wazevo engine does).
 type cachedModuleLoader interface {
 	LoadCompiledModule(ctx context.Context, module *wasm.Module, ensureTermination bool) (bool, error)
+}
+
+// lazyCompiler is implemented by engines that can compile each function of
+// a module when it is first called (pybox patches 0040-0041; the wazevo
+// engine does, with experimental.WithLazyCompilation). CompilesLazily
+// reports whether CompileModule with ctx would compile the module, which
+// has no function listeners, so.
+type lazyCompiler interface {
+	CompilesLazily(ctx context.Context, module *wasm.Module) bool
 }
 
 func buildFunctionListeners(ctx context.Context, internal *wasm.Module) ([]experimentalapi.FunctionListener, error) {

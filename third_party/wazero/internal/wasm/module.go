@@ -183,6 +183,13 @@ type Module struct {
 	// IsHostModule true if this is the host module, false otherwise.
 	IsHostModule bool
 
+	// ValidateBody, if set, validates the body of a local function (by its
+	// index in CodeSection): the module's function bodies were not
+	// validated when it was compiled, and an engine that compiles each
+	// function when it is first called must validate it first (pybox patch
+	// 0041; see FunctionBodyValidator).
+	ValidateBody func(Index) error
+
 	// functionDefinitionSectionInitOnce guards FunctionDefinitionSection so that it is initialized exactly once.
 	functionDefinitionSectionInitOnce sync.Once
 
@@ -402,6 +409,50 @@ func (m *Module) ValidateFunctionBodies(enabledFeatures api.CoreFeatures) error 
 		return err
 	}
 	return m.validateFunctions(enabledFeatures, functions, globals, memory, tables, tags, MaximumFunctionIndex)
+}
+
+// FunctionBodyValidator returns a function that validates the body of one
+// local function (by its index in CodeSection), for an engine that compiles
+// each function when it is first called and validates it then. The module
+// must have passed ValidateStructure. Each function body validated by the
+// returned function and ValidateStructure together are what Validate
+// checks; the returned function is safe for concurrent use. (pybox patch
+// 0041.)
+func (m *Module) FunctionBodyValidator(enabledFeatures api.CoreFeatures) (func(Index) error, error) {
+	functions, globals, memory, tables, tags, err := m.AllDeclarations()
+	if err != nil {
+		return nil, err
+	}
+	if uint32(len(functions)) > MaximumFunctionIndex {
+		return nil, fmt.Errorf("too many functions (%d) in a module", len(functions))
+	}
+	typeCount := m.SectionElementCount(SectionIDType)
+	if codeCount, functionCount := m.SectionElementCount(SectionIDCode), m.SectionElementCount(SectionIDFunction); codeCount != functionCount {
+		return nil, fmt.Errorf("code count (%d) != function count (%d)", codeCount, functionCount)
+	}
+	for idx, typeIndex := range m.FunctionSection {
+		if typeIndex >= typeCount {
+			return nil, fmt.Errorf("invalid %s: type section index %d out of range", m.funcDesc(SectionIDFunction, Index(idx)), typeIndex)
+		}
+	}
+	declaredFuncIndexes, err := m.declaredFunctionIndexes(enabledFeatures)
+	if err != nil {
+		return nil, err
+	}
+	var mu sync.Mutex
+	br := bytes.NewReader(nil)
+	vs := &stacks{}
+	return func(idx Index) error {
+		if m.CodeSection[idx].GoFunc != nil {
+			return nil
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if err := m.validateFunction(vs, enabledFeatures, idx, functions, globals, memory, tables, tags, declaredFuncIndexes, br); err != nil {
+			return fmt.Errorf("invalid %s: %w", m.funcDesc(SectionIDFunction, idx), err)
+		}
+		return nil
+	}, nil
 }
 
 func (m *Module) validateConcreteRefTypes() error {

@@ -194,6 +194,11 @@ type (
 		// enclosing handler's, often a caller's), so that stores to locals
 		// made there reach that area (pybox patch 0007).
 		caughtLocalsSaveAreaPtr uintptr
+		// lazyFunctionIndex is the local index of the function the
+		// lazy-compile trampoline was entered for, stored by its stub, and
+		// lazyTarget the address of its code once compiled (pybox patch 0040).
+		lazyFunctionIndex uint64
+		lazyTarget        uintptr
 	}
 )
 
@@ -671,13 +676,22 @@ func (c *callEngine) callWithStack(ctx context.Context, paramResultStack []uint6
 			tryTableID := wazevoapi.TryTableIDFromExitCode(wazevoapi.ExitCode(tryTableEnterStack[0]))
 			mod := c.callerModuleInstance()
 			me := mod.Engine.(*moduleEngine)
-			info := &me.parent.tryTableInfo[tryTableID]
+			info := me.parent.tryTableInfoAt(int(tryTableID))
 			returnAddress := c.execCtx.goCallReturnAddress
 			sp := uintptr(unsafe.Pointer(c.execCtx.stackPointerBeforeGoCall))
 			c.pushTryHandler(info, mod, returnAddress, sp, c.execCtx.framePointerBeforeGoCall)
 			// Set clauseIdx = -1 (no exception) in execCtx for the compiled code
 			// to read after the trampoline returns.
 			c.execCtx.caughtExceptionClauseIdx = -1
+			c.execCtx.exitCode = wazevoapi.ExitCodeOK
+			afterGoFunctionCallEntrypoint(c.execCtx.goCallReturnAddress, c.execCtxPtr,
+				uintptr(unsafe.Pointer(c.execCtx.stackPointerBeforeGoCall)), c.execCtx.framePointerBeforeGoCall)
+		case wazevoapi.ExitCodeLazyCompile:
+			// A function of a lazily compiled module is called for the
+			// first time (pybox patch 0040).
+			callee := moduleInstanceFromOpaquePtr(*(**byte)(unsafe.Pointer(&c.execCtx.goFunctionCallCalleeModuleContextOpaque)))
+			lazy := callee.Engine.(*moduleEngine).parent.lazy
+			c.execCtx.lazyTarget = lazy.compile(int(c.execCtx.lazyFunctionIndex))
 			c.execCtx.exitCode = wazevoapi.ExitCodeOK
 			afterGoFunctionCallEntrypoint(c.execCtx.goCallReturnAddress, c.execCtxPtr,
 				uintptr(unsafe.Pointer(c.execCtx.stackPointerBeforeGoCall)), c.execCtx.framePointerBeforeGoCall)

@@ -1002,22 +1002,27 @@ func TestE2E(t *testing.T) {
 	} {
 		tc := tc
 		t.Run(tc.name, func(t *testing.T) {
-			for i := 0; i < 1; i++ {
-				var name string
-				if i == 0 {
-					name = "no cache"
-				} else {
-					name = "with cache"
-				}
+			// "lazy": each function compiled when first called, without a
+			// cache (pybox patch 0040); "lazy ahead": and a second goroutine
+			// compiling the callees of called functions (0043).
+			for _, name := range []string{"no cache", "lazy", "lazy ahead"} {
 				t.Run(name, func(t *testing.T) {
-					cache, err := wazero.NewCompilationCacheWithDir(tmp)
-					require.NoError(t, err)
-					config := wazero.NewRuntimeConfig().WithCompilationCache(cache)
+					config := wazero.NewRuntimeConfig()
+					ctx := context.Background()
+					if name == "lazy ahead" {
+						ctx = experimental.WithCompilationWorkers(ctx, 2)
+					}
+					if name != "no cache" {
+						ctx = experimental.WithLazyCompilation(ctx)
+					} else {
+						cache, err := wazero.NewCompilationCacheWithDir(tmp)
+						require.NoError(t, err)
+						config = config.WithCompilationCache(cache)
+					}
 					if tc.features != 0 {
 						config = config.WithCoreFeatures(tc.features)
 					}
 
-					ctx := context.Background()
 					r := wazero.NewRuntimeWithConfig(ctx, config)
 					defer func() {
 						require.NoError(t, r.Close(ctx))

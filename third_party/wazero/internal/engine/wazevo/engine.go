@@ -106,6 +106,9 @@ type (
 		// tryTableInfo stores per-try_table metadata (catch clauses,
 		// local count) indexed by try_table ID assigned during compilation.
 		tryTableInfo []wazevoapi.TryTableInfo
+		// lazy is set if the module's functions are compiled when first
+		// called (pybox patch 0040).
+		lazy *lazyModule
 	}
 
 	executables struct {
@@ -176,7 +179,10 @@ func (e *engine) CompileModule(ctx context.Context, module *wasm.Module, listene
 	if err != nil {
 		return err
 	}
-	if cm, err = e.addCompiledModule(module, cm); err != nil {
+	if cm.lazy != nil {
+		// Never whole, so never written to the file cache (pybox patch 0040).
+		cm = e.addCompiledModuleToMemory(module, cm)
+	} else if cm, err = e.addCompiledModule(module, cm); err != nil {
 		return err
 	}
 
@@ -255,6 +261,21 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 	importedFns, localFns := int(module.ImportFunctionCount), len(module.FunctionSection)
 	if localFns == 0 {
 		return cm, nil
+	}
+	if compilesLazily(ctx, module, withListener) {
+		lcm, err := e.compileModuleLazily(ctx, cm)
+		if !errors.Is(err, errLazyFallback) {
+			return lcm, err
+		}
+		// Compiled whole instead: the bodies the runtime left to the
+		// first calls are validated now (pybox patches 0040-0041).
+		if module.ValidateBody != nil {
+			for i := range module.CodeSection {
+				if err := module.ValidateBody(wasm.Index(i)); err != nil {
+					return nil, err
+				}
+			}
+		}
 	}
 
 	machine := newMachine()
@@ -1145,6 +1166,9 @@ func mmapExecutable(src []byte) []byte {
 }
 
 func (cm *compiledModule) functionIndexOf(addr uintptr) wasm.Index {
+	if cm.lazy != nil {
+		return cm.lazy.functionIndexOf(addr)
+	}
 	addr -= uintptr(unsafe.Pointer(&cm.executable[0]))
 	offset := cm.functionOffsets
 	index := sort.Search(len(offset), func(i int) bool {

@@ -193,7 +193,12 @@ func (f *guardFixture) traps(name string, args ...uint64) {
 }
 
 func guardedRuntime(t *testing.T) (wazero.Runtime, wazero.CompiledModule) {
-	ctx := experimental.WithGuardedMemory(context.Background())
+	return guardedRuntimeCtx(t, context.Background())
+}
+
+// guardedRuntimeCtx compiles guardTestModule with ctx for a guarded memory.
+func guardedRuntimeCtx(t *testing.T, ctx context.Context) (wazero.Runtime, wazero.CompiledModule) {
+	ctx = experimental.WithGuardedMemory(ctx)
 	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().
 		WithCoreFeatures(api.CoreFeaturesV2|experimental.CoreFeaturesThreads))
 	t.Cleanup(func() { _ = r.Close(ctx) })
@@ -204,6 +209,22 @@ func guardedRuntime(t *testing.T) (wazero.Runtime, wazero.CompiledModule) {
 
 func TestGuardedMemoryTraps(t *testing.T) {
 	r, compiled := guardedRuntime(t)
+	testGuardedMemoryTraps(t, r, compiled)
+}
+
+// TestGuardedMemoryTrapsLazy: faults in code compiled when first called
+// (pybox patch 0040) are traps too, and the trap's backtrace names the
+// function.
+func TestGuardedMemoryTrapsLazy(t *testing.T) {
+	r, compiled := guardedRuntimeCtx(t, experimental.WithLazyCompilation(context.Background()))
+	testGuardedMemoryTraps(t, r, compiled)
+	f := newGuardFixture(t, r, compiled, 0)
+	_, err := f.call("call_grow_then_load", 5*page, 0)
+	require.Error(t, err)
+	require.Contains(t, err.Error(), ".$8(")
+}
+
+func testGuardedMemoryTraps(t *testing.T, r wazero.Runtime, compiled wazero.CompiledModule) {
 	f := newGuardFixture(t, r, compiled, 2*page)
 
 	// In bounds.

@@ -82,4 +82,6 @@ func Test_ExecutionContextOffsets(t *testing.T) {
 	require.Equal(t, wazevoapi.Offset(unsafe.Offsetof(execCtx.caughtExceptionClauseIdx)), wazevoapi.ExecutionContextOffsetCaughtExceptionClauseIdx)
 	require.Equal(t, wazevoapi.Offset(unsafe.Offsetof(execCtx.localsSaveAreaPtr)), wazevoapi.ExecutionContextOffsetLocalsSaveAreaPtr)
 	require.Equal(t, wazevoapi.Offset(unsafe.Offsetof(execCtx.caughtLocalsSaveAreaPtr)), wazevoapi.ExecutionContextOffsetCaughtLocalsSaveAreaPtr)
+	require.Equal(t, wazevoapi.Offset(unsafe.Offsetof(execCtx.lazyFunctionIndex)), wazevoapi.ExecutionContextOffsetLazyFunctionIndex)
+	require.Equal(t, wazevoapi.Offset(unsafe.Offsetof(execCtx.lazyTarget)), wazevoapi.ExecutionContextOffsetLazyTarget)
 }

@@ -123,7 +123,7 @@ func runEHTests(t *testing.T, cfg wazero.RuntimeConfig) {
 // propagating through child which has no handler of its own.
 // The grandparent's handler must catch it correctly.
 func testEHCrossFrameCatch(t *testing.T, cfg wazero.RuntimeConfig) {
-	ctx := context.Background()
+	ctx := ehTestContext
 	r := wazero.NewRuntimeWithConfig(ctx, cfg)
 	defer r.Close(ctx)
 
@@ -147,7 +147,7 @@ func testEHCrossFrameCatch(t *testing.T, cfg wazero.RuntimeConfig) {
 // catch_all_ref captures the exnref, runs cleanup, then rethrows via throw_ref.
 // This pattern appears in pdfium.wasm for C++ exception handling.
 func testEHPdfiumRethrow(t *testing.T, cfg wazero.RuntimeConfig) {
-	ctx := context.Background()
+	ctx := ehTestContext
 	r := wazero.NewRuntimeWithConfig(ctx, cfg)
 	defer r.Close(ctx)
 
@@ -170,7 +170,7 @@ func testEHPdfiumRethrow(t *testing.T, cfg wazero.RuntimeConfig) {
 // "null reference" (not "unreachable"). This was a bug where the interpreter
 // used ErrRuntimeUnreachable instead of ErrRuntimeNullReference.
 func testThrowRefNull(t *testing.T, cfg wazero.RuntimeConfig) {
-	ctx := context.Background()
+	ctx := ehTestContext
 	r := wazero.NewRuntimeWithConfig(ctx, cfg)
 	defer r.Close(ctx)
 
@@ -187,7 +187,7 @@ func testThrowRefNull(t *testing.T, cfg wazero.RuntimeConfig) {
 // correctly pops the try handler. Without the fix, orphaned handlers would
 // cause a popTryHandler underflow panic ("slice bounds out of range [:-1]").
 func testBrExitsTryTable(t *testing.T, cfg wazero.RuntimeConfig) {
-	ctx := context.Background()
+	ctx := ehTestContext
 	r := wazero.NewRuntimeWithConfig(ctx, cfg)
 	defer r.Close(ctx)
 
@@ -207,7 +207,7 @@ func testBrExitsTryTable(t *testing.T, cfg wazero.RuntimeConfig) {
 // the stale handler from try_table A incorrectly catches a throw meant for
 // the outer handler, returning 99 instead of 1.
 func testBrStaleHandler(t *testing.T, cfg wazero.RuntimeConfig) {
-	ctx := context.Background()
+	ctx := ehTestContext
 	r := wazero.NewRuntimeWithConfig(ctx, cfg)
 	defer r.Close(ctx)
 
@@ -225,7 +225,7 @@ func testBrStaleHandler(t *testing.T, cfg wazero.RuntimeConfig) {
 // testEHLocalsCorrupted verifies that locals mutated inside a try_table body
 // retain their throw-time values when an exception is caught (issue #2503).
 func testEHLocalsCorrupted(t *testing.T, cfg wazero.RuntimeConfig) {
-	ctx := context.Background()
+	ctx := ehTestContext
 	r := wazero.NewRuntimeWithConfig(ctx, cfg)
 	defer r.Close(ctx)
 
@@ -243,7 +243,7 @@ func testEHLocalsCorrupted(t *testing.T, cfg wazero.RuntimeConfig) {
 // testEHLocalsNestedNocatch verifies that a try_table with no catch clauses
 // nested inside one with catch clauses doesn't break locals tracking.
 func testEHLocalsNestedNocatch(t *testing.T, cfg wazero.RuntimeConfig) {
-	ctx := context.Background()
+	ctx := ehTestContext
 	r := wazero.NewRuntimeWithConfig(ctx, cfg)
 	defer r.Close(ctx)
 
@@ -262,7 +262,7 @@ func testEHLocalsNestedNocatch(t *testing.T, cfg wazero.RuntimeConfig) {
 // share the locals save area so an outer handler sees throw-time local values
 // modified inside the inner try body.
 func testEHLocalsNestedCatch(t *testing.T, cfg wazero.RuntimeConfig) {
-	ctx := context.Background()
+	ctx := ehTestContext
 	r := wazero.NewRuntimeWithConfig(ctx, cfg)
 	defer r.Close(ctx)
 
@@ -281,7 +281,7 @@ func testEHLocalsNestedCatch(t *testing.T, cfg wazero.RuntimeConfig) {
 // has a try_table and calls B which also has a try_table. B throws an exception
 // caught by A. A's handler must see A's locals, not B's.
 func testEHLocalsCrossFunc(t *testing.T, cfg wazero.RuntimeConfig) {
-	ctx := context.Background()
+	ctx := ehTestContext
 	r := wazero.NewRuntimeWithConfig(ctx, cfg)
 	defer r.Close(ctx)
 
@@ -298,7 +298,7 @@ func testEHLocalsCrossFunc(t *testing.T, cfg wazero.RuntimeConfig) {
 
 // testEHBrOwnLabel verifies that br to a try_table's own label pops its handler.
 func testEHBrOwnLabel(t *testing.T, cfg wazero.RuntimeConfig) {
-	ctx := context.Background()
+	ctx := ehTestContext
 	r := wazero.NewRuntimeWithConfig(ctx, cfg)
 	defer r.Close(ctx)
 
@@ -314,7 +314,7 @@ func testEHBrOwnLabel(t *testing.T, cfg wazero.RuntimeConfig) {
 // testEHCatchOutside verifies that a catch clause jumping outside an enclosing
 // try_table pops that try_table's handler.
 func testEHCatchOutside(t *testing.T, cfg wazero.RuntimeConfig) {
-	ctx := context.Background()
+	ctx := ehTestContext
 	r := wazero.NewRuntimeWithConfig(ctx, cfg)
 	defer r.Close(ctx)
 

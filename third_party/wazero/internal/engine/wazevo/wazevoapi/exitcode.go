@@ -49,6 +49,11 @@ const (
 	// ExitCodeTryTableLeave is an exit code for leaving a try_table block.
 	// The dispatch loop pops the most recent try handler.
 	ExitCodeTryTableLeave
+	// ExitCodeLazyCompile is the exit of the lazy-compile trampoline: the
+	// function whose index is at ExecutionContextOffsetLazyFunctionIndex is
+	// to be compiled, and the address of its code stored at
+	// ExecutionContextOffsetLazyTarget (pybox patch 0040).
+	ExitCodeLazyCompile
 	exitCodeMax
 )
 
@@ -61,6 +66,8 @@ func (e ExitCode) String() string {
 		return "ok"
 	case ExitCodeGrowStack:
 		return "grow_stack"
+	case ExitCodeLazyCompile:
+		return "lazy_compile"
 	case ExitCodeCallGoModuleFunction:
 		return "call_go_module_function"
 	case ExitCodeCallGoFunction:

@@ -78,6 +78,14 @@ const (
 	// of the handler that caught the exception, which handler blocks reload
 	// the locals from (pybox patch 0007).
 	ExecutionContextOffsetCaughtLocalsSaveAreaPtr Offset = 1248
+	// ExecutionContextOffsetLazyFunctionIndex is where the stub of a function
+	// that is not compiled yet stores the function's local index before it
+	// jumps to the lazy-compile trampoline (pybox patch 0040).
+	ExecutionContextOffsetLazyFunctionIndex Offset = 1256
+	// ExecutionContextOffsetLazyTarget is where Go stores the address of a
+	// lazily compiled function's code for the trampoline to jump to (pybox
+	// patch 0040).
+	ExecutionContextOffsetLazyTarget Offset = 1264
 )
 
 // ModuleContextOffsetData allows the compilers to get the information about offsets to the fields of wazevo.moduleContextOpaque,
