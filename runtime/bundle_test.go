@@ -17,6 +17,7 @@ func TestBundledPackages(t *testing.T) {
 	// how each must start on the host.
 	hostPrefix := map[string]map[string]string{
 		"sqlite_basic.py": {"t.db": "SQLite format 3\x00"},
+		"mmap_basics.py":  {"unflushed.bin": "after!"},
 	}
 	tests := []struct {
 		script string
@@ -170,6 +171,30 @@ func TestBundledPackages(t *testing.T) {
 			"socket getsockname True", "socket getpeername True", "socket listen True",
 			"socket setsockopt True", "socket recvfrom True", "socket sendmsg True",
 			"process_time True True True",
+		}},
+		{"mmap_basics.py", []string{
+			// Each line as native CPython 3.11.2 / numpy 2.4.6 (PyPI wheel) prints it.
+			"readline b'Hello Python!\\n' 14 14 14", "slice b'Hello' 72 10 6 -1",
+			"after b'Hello  world!\\n' False", "closed True", "file b'Hello  world!\\n'",
+			"outlives b'HELLO  world!\\n'", "write 1 3 4 b'O  w' 111", "moved b' worl  world!\\n'",
+			"refused setitem mmap can't modify a readonly memory map.",
+			"refused write mmap can't modify a readonly memory map.",
+			"refused resize mmap can't resize a readonly or copy-on-write memory map.",
+			"copy b'copy! ' b' worl '", "untouched b' worl '", "repr <mmap.mmap closed=False, access=copy, length=14, pos=0, offset=0>",
+			"repr closed <mmap.mmap closed=True> True", "read-only file EACCES",
+			"anon 10 [b'\\x00', b'\\x00', b'\\x07'] True b'\\x00\\x00\\x07\\x00\\x00\\x00\\x00\\x00\\x00\\x00' True False",
+			"error OverflowError memory mapped length must be positive", "error OSError EINVAL",
+			"error ValueError mmap invalid access parameter.",
+			"error ValueError mmap can't specify both access and flags, prot.",
+			"empty cannot mmap an empty file", "too long mmap length is greater than file size",
+			"error index IndexError", "error seek ValueError", "error value ValueError", "error size IndexError",
+			"error pickle TypeError", "error add TypeError", "closed map mmap closed or invalid",
+			"with b'abc' False", "with closed True",
+			"memmap size 48", "memmap read [8.0, 9.0, 10.0, 11.0] False",
+			"memmap read-only assignment destination is read-only", "memmap r+ [100.0, 1.0]",
+			"memmap copy [0.0, 0.0, 0.0, 0.0] [100.0, 1.0]",
+			"memmap offset [4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]",
+			"np.load mmap memmap 15.0", "memmap big 924",
 		}},
 		{"matplotlib_basics.py", []string{
 			"backend Agg", "png True True", "svg True pdf b'%PDF-'",

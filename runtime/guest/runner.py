@@ -610,6 +610,558 @@ def _make_termios(module):
                       "raises termios.error (ENOTTY, or EBADF for a closed descriptor).")
 
 
+# --- mmap ------------------------------------------------------------------
+# WASI has no memory mapping, so CPython for WASI builds no mmap module; numpy
+# (numpy.memmap, np.load(mmap_mode=...)), scipy.io and others import it. The
+# runner provides one that maps by copying: a map is a bytes object (read-only
+# maps) or a bytearray (writable ones) holding the file's bytes, read with
+# pread when the map is made, so numpy can build arrays on it through the
+# buffer protocol. A shared writable map writes the chunks that changed back
+# with pwrite on flush(), close(), resize(), when it is collected, and after
+# every job, through a descriptor of its own when the runner can reopen the
+# file (it looks for the open file object among its caller's variables, as
+# numpy.memmap and `with open(...) as f: mmap.mmap(f.fileno(), ...)` have
+# one), otherwise through the caller's descriptor while it stays open on the
+# same file. What differs from a real mapping: reads through the map do not
+# see later writes made to the file another way, the file sees the map's
+# changes when they are written back, and the whole mapped range is read into
+# memory when the map is made.
+_MMAP_CONSTANTS = (
+    "ACCESS_DEFAULT=0 ACCESS_READ=1 ACCESS_WRITE=2 ACCESS_COPY=3 "
+    "MAP_SHARED=1 MAP_PRIVATE=2 MAP_ANON=32 MAP_ANONYMOUS=32 MAP_DENYWRITE=2048 "
+    "MAP_EXECUTABLE=4096 MAP_POPULATE=32768 PROT_READ=1 PROT_WRITE=2 PROT_EXEC=4 "
+    "PAGESIZE=4096 ALLOCATIONGRANULARITY=4096 "
+    "MADV_NORMAL=0 MADV_RANDOM=1 MADV_SEQUENTIAL=2 MADV_WILLNEED=3 MADV_DONTNEED=4 "
+    "MADV_FREE=8 MADV_REMOVE=9 MADV_DONTFORK=10 MADV_DOFORK=11 MADV_MERGEABLE=12 "
+    "MADV_UNMERGEABLE=13 MADV_HUGEPAGE=14 MADV_NOHUGEPAGE=15 MADV_DONTDUMP=16 "
+    "MADV_DODUMP=17 MADV_HWPOISON=100")
+
+# The shared writable maps not yet closed (a weakref.WeakSet once mmap is
+# imported), written back after every job by _sync_maps.
+_mmap_live = None
+
+
+def _sync_maps():
+    for m in list(_mmap_live):
+        m._sync_quietly()
+
+
+def _make_mmap(module):
+    # The module's code is compiled only when something imports mmap (the
+    # runner itself is compiled at every boot, and the memory a boot grows
+    # to stays with every interpreter).
+    global _mmap_live
+    env = {"sys": sys, "_MMAP_CONSTANTS": _MMAP_CONSTANTS, "_mmap_live": None}
+    exec(compile(_MMAP_SOURCE, "<pybox mmap>", "exec"), env)
+    env["_build"](module)
+    _mmap_live = env["_mmap_live"]
+
+
+_MMAP_SOURCE = r"""
+def _build(module):
+    import errno
+    import io
+    import operator
+    import os
+    import stat
+    import weakref
+
+    global _mmap_live
+    ns = module.__dict__
+    for item in _MMAP_CONSTANTS.split():
+        k, v = item.split("=")
+        ns[k] = int(v)
+    g = dict(ns)
+    ACCESS_DEFAULT, ACCESS_READ, ACCESS_WRITE, ACCESS_COPY = 0, 1, 2, 3
+    MAP_SHARED, MAP_PRIVATE = g["MAP_SHARED"], g["MAP_PRIVATE"]
+    PROT_READ, PROT_WRITE = g["PROT_READ"], g["PROT_WRITE"]
+    PAGESIZE = g["PAGESIZE"]
+    CHUNK = 1 << 16
+    live = _mmap_live = weakref.WeakSet()
+
+    def pread_all(fd, n, offset):
+        parts = []
+        while n > 0:
+            b = os.pread(fd, min(n, 1 << 24), offset)
+            if not b:
+                break
+            parts.append(b)
+            n -= len(b)
+            offset += len(b)
+        return b"".join(parts)
+
+    def same_file(fd, ident):
+        try:
+            st = os.fstat(fd)
+        except OSError:
+            return False
+        return (st.st_dev, st.st_ino) == ident
+
+    def reopen(fd, ident):
+        # A descriptor of the map's own on the file behind fd: the open file
+        # object the caller made it from, found among the caller's variables
+        # (numpy.memmap closes its file right after making the map).
+        f = sys._getframe(2)
+        for _ in range(6):
+            if f is None:
+                break
+            for v in list(f.f_locals.values()):
+                if not isinstance(v, io.IOBase):
+                    continue
+                try:
+                    if v.fileno() != fd:
+                        continue
+                    name = v.name
+                except (OSError, ValueError, AttributeError):
+                    continue
+                if isinstance(name, int):
+                    continue
+                try:
+                    own = os.open(name, os.O_RDWR | os.O_CLOEXEC)
+                except (OSError, TypeError, ValueError):
+                    continue
+                if same_file(own, ident):
+                    return own
+                os.close(own)
+            f = f.f_back
+        return -1
+
+    class mmap:
+        '''mmap(fileno, length[, flags[, prot[, access[, offset]]]])
+
+        A memory-mapped file, as on Unix; in the pybox sandbox the map holds
+        a copy of the file's bytes, and a shared writable map writes what
+        changed back to the file on flush(), close() and after every run.'''
+        __slots__ = ()
+
+        def __new__(cls, fileno, length, flags=MAP_SHARED, prot=PROT_WRITE | PROT_READ,
+                    access=ACCESS_DEFAULT, offset=0):
+            fd = operator.index(fileno)
+            size = operator.index(length)
+            flags, prot = operator.index(flags), operator.index(prot)
+            access, offset = operator.index(access), operator.index(offset)
+            if size < 0:
+                raise OverflowError("memory mapped length must be positive")
+            if offset < 0:
+                raise OverflowError("memory mapped offset must be positive")
+            if access != ACCESS_DEFAULT and (flags != MAP_SHARED or prot != PROT_WRITE | PROT_READ):
+                raise ValueError("mmap can't specify both access and flags, prot.")
+            if access == ACCESS_READ:
+                flags, prot = MAP_SHARED, PROT_READ
+            elif access == ACCESS_WRITE:
+                flags, prot = MAP_SHARED, PROT_READ | PROT_WRITE
+            elif access == ACCESS_COPY:
+                flags, prot = MAP_PRIVATE, PROT_READ | PROT_WRITE
+            elif access == ACCESS_DEFAULT:
+                if not (prot & PROT_READ and prot & PROT_WRITE):
+                    access = ACCESS_WRITE if prot & PROT_WRITE else ACCESS_READ
+            else:
+                raise ValueError("mmap invalid access parameter.")
+            sys.audit("mmap.__new__", fd, size, access, offset)
+            writable = bool(prot & PROT_WRITE)
+            shared = not flags & MAP_PRIVATE
+            ident = None
+            if fd != -1:
+                try:
+                    st = os.fstat(fd)
+                except OSError as e:
+                    raise OSError(e.errno, e.strerror) from None
+                ident = (st.st_dev, st.st_ino)
+                if stat.S_ISREG(st.st_mode):
+                    if size == 0:
+                        if st.st_size == 0:
+                            raise ValueError("cannot mmap an empty file")
+                        if offset >= st.st_size:
+                            raise ValueError("mmap offset is greater than file size")
+                        size = st.st_size - offset
+                    elif offset > st.st_size or st.st_size - offset < size:
+                        raise ValueError("mmap length is greater than file size")
+            if size == 0 or offset % PAGESIZE:
+                raise OSError(errno.EINVAL, os.strerror(errno.EINVAL))
+            if fd == -1:
+                data = bytes(size)
+            else:
+                if writable and shared:
+                    try:
+                        os.write(fd, b"")
+                    except OSError:
+                        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES)) from None
+                try:
+                    data = pread_all(fd, size, offset)
+                except OSError as e:
+                    if e.errno == errno.EBADF:
+                        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES)) from None
+                    raise
+                if len(data) < size:
+                    data += bytes(size - len(data))
+            if not writable:
+                m = bytes.__new__(_ReadOnlyMap, data)
+            else:
+                m = bytearray.__new__(_WritableMap)
+                bytearray.__init__(m, data)
+            d = m.__dict__
+            d.update(_closed=False, _pos=0, _offset=offset, _access=access, _fd=fd,
+                     _own=-1, _ident=ident, _size=size if fd == -1 else st.st_size,
+                     _shared=fd != -1 and writable and shared, _base=None)
+            if d["_shared"]:
+                d["_own"] = reopen(fd, ident)
+                d["_base"] = bytearray(data)
+                live.add(m)
+            return m
+
+        def _check(self):
+            if self._closed:
+                raise ValueError("mmap closed or invalid")
+
+        def _check_writable(self):
+            self._check()
+            if self._access == ACCESS_READ:
+                raise TypeError("mmap can't modify a readonly memory map.")
+
+        def _write_fd(self):
+            # The descriptor the map's changes go back through.
+            if self._own != -1:
+                return self._own
+            if same_file(self._fd, self._ident):
+                return self._fd
+            raise OSError(errno.EBADF, "mmap: cannot write the map's changes back to its file: "
+                          "descriptor %d was closed (or now names another file) and pybox "
+                          "could not reopen the file; flush() the map before closing the file"
+                          % self._fd)
+
+        def _write_back(self, start, end):
+            if not self._shared:
+                return
+            base = self._base
+            fd = None
+            for a in range(start - start % CHUNK, end, CHUNK):
+                b = min(a + CHUNK, len(base))
+                cur = bytearray.__getitem__(self, slice(a, b))
+                if cur == base[a:b]:
+                    continue
+                if fd is None:
+                    fd = self._write_fd()
+                view, pos = memoryview(cur), self._offset + a
+                while view:
+                    n = os.pwrite(fd, view, pos)
+                    view, pos = view[n:], pos + n
+                base[a:b] = cur
+
+        def _sync_quietly(self):
+            if self._closed or not self._shared:
+                return
+            try:
+                self._write_back(0, len(self._base))
+            except Exception as e:
+                # Said once per map: the next flush() raises it again.
+                if not self.__dict__.get("_warned"):
+                    self.__dict__["_warned"] = True
+                    sys.stderr.write("mmap: changes not written back to the file: %s\n" % e)
+
+        def _release(self):
+            d = self.__dict__
+            if d.get("_own", -1) != -1:
+                try:
+                    os.close(d["_own"])
+                except OSError:
+                    pass
+                d["_own"] = -1
+            d["_closed"] = True
+            if d.get("_shared"):
+                live.discard(self)
+
+        @property
+        def closed(self):
+            return self._closed
+
+        def close(self):
+            '''Close the map, writing its changes back to the file first.'''
+            if self._closed:
+                return
+            if self._shared:
+                self._write_back(0, len(self._base))
+            if isinstance(self, bytearray):
+                try:
+                    bytearray.__delitem__(self, slice(None))
+                except BufferError:
+                    raise BufferError("cannot close exported pointers exist") from None
+            self._release()
+
+        def __enter__(self):
+            self._check()
+            return self
+
+        def __exit__(self, *args):
+            self.close()
+
+        def __len__(self):
+            self._check()
+            return self._blen(self)
+
+        def size(self):
+            '''The size of the mapped file (of the map, for an anonymous one).'''
+            self._check()
+            if self._fd == -1:
+                return self._blen(self)
+            fd = self._own if self._own != -1 else self._fd
+            if same_file(fd, self._ident):
+                return os.fstat(fd).st_size
+            return self._size
+
+        def tell(self):
+            self._check()
+            return self._pos
+
+        def seek(self, pos, whence=0):
+            self._check()
+            pos, whence = operator.index(pos), operator.index(whence)
+            if whence == 0:
+                where = pos
+            elif whence == 1:
+                where = self._pos + pos
+            elif whence == 2:
+                where = self._blen(self) + pos
+            else:
+                raise ValueError("unknown seek type")
+            if not 0 <= where <= self._blen(self):
+                raise ValueError("seek out of range")
+            self.__dict__["_pos"] = where
+
+        def read(self, n=None):
+            self._check()
+            size, pos = self._blen(self), self._pos
+            n = -1 if n is None else operator.index(n)
+            end = max(size if n < 0 else min(pos + n, size), pos)
+            self.__dict__["_pos"] = end
+            return bytes(self._bget(self, slice(pos, end)))
+
+        def read_byte(self):
+            self._check()
+            if self._pos >= self._blen(self):
+                raise ValueError("read byte out of range")
+            self.__dict__["_pos"] += 1
+            return self._bget(self, self._pos - 1)
+
+        def readline(self):
+            self._check()
+            size, pos = self._blen(self), self._pos
+            i = self._bfind(self, b"\n", pos)
+            end = size if i < 0 else i + 1
+            self.__dict__["_pos"] = max(end, pos)
+            return bytes(self._bget(self, slice(pos, end)))
+
+        def _range(self, start, end):
+            size = self._blen(self)
+            start = self._pos if start is None else operator.index(start)
+            end = size if end is None else operator.index(end)
+            if start < 0:
+                start = max(start + size, 0)
+            if end < 0:
+                end = max(end + size, 0)
+            return min(start, size), min(end, size)
+
+        def find(self, sub, start=None, end=None):
+            self._check()
+            start, end = self._range(start, end)
+            return self._bfind(self, sub, start, end)
+
+        def rfind(self, sub, start=None, end=None):
+            self._check()
+            start, end = self._range(start, end)
+            return self._brfind(self, sub, start, end)
+
+        def write(self, data):
+            self._check_writable()
+            data = memoryview(data).cast("B")
+            pos = self._pos
+            if pos + len(data) > self._blen(self):
+                raise ValueError("data out of range")
+            bytearray.__setitem__(self, slice(pos, pos + len(data)), data)
+            self.__dict__["_pos"] = pos + len(data)
+            return len(data)
+
+        def write_byte(self, byte):
+            self._check_writable()
+            if self._pos >= self._blen(self):
+                raise ValueError("write byte out of range")
+            bytearray.__setitem__(self, self._pos, byte)
+            self.__dict__["_pos"] += 1
+
+        def move(self, dest, src, count):
+            self._check_writable()
+            size = self._blen(self)
+            if min(dest, src, count) < 0 or src + count > size or dest + count > size:
+                raise ValueError("source, destination, or count out of range")
+            bytearray.__setitem__(self, slice(dest, dest + count),
+                                  bytearray.__getitem__(self, slice(src, src + count)))
+
+        def flush(self, offset=0, size=None):
+            '''Write the map's changes in [offset, offset + size) back to the file.'''
+            self._check()
+            total = self._blen(self)
+            size = total - offset if size is None else size
+            if size < 0 or offset < 0 or total - offset < size:
+                raise ValueError("flush values out of range")
+            if self._shared:
+                self._write_back(offset, offset + size)
+
+        def madvise(self, option, start=0, length=None):
+            self._check()
+            size = self._blen(self)
+            if start < 0 or start >= size:
+                raise ValueError("madvise start out of bounds")
+            if length is not None and length < 0:
+                raise ValueError("madvise length invalid")
+            if length is not None and length > sys.maxsize - start:
+                raise OverflowError("madvise length too large")
+            operator.index(option)
+
+        def resize(self, newsize):
+            '''Resize the map and, for a shared writable map, its file.'''
+            self._check_writable()
+            if self._access == ACCESS_COPY or (self._fd != -1 and not self._shared):
+                raise TypeError("mmap can't resize a readonly or copy-on-write memory map.")
+            newsize = operator.index(newsize)
+            if newsize < 0:
+                raise ValueError("new size out of range")
+            old = self._blen(self)
+            if newsize == old:
+                return
+            if self._shared:
+                self._write_back(0, old)
+                fd = self._write_fd()
+            try:
+                if newsize < old:
+                    bytearray.__delitem__(self, slice(newsize, None))
+                else:
+                    bytearray.extend(self, bytes(newsize - old))
+            except BufferError:
+                raise BufferError("mmap can't resize with extant buffers exported.") from None
+            if self._shared:
+                os.ftruncate(fd, self._offset + newsize)
+                self.__dict__["_base"] = bytearray(self)
+                self.__dict__["_size"] = self._offset + newsize
+
+        def __getitem__(self, key):
+            self._check()
+            if isinstance(key, slice):
+                return bytes(self._bget(self, key))
+            try:
+                i = operator.index(key)
+            except TypeError:
+                raise TypeError("mmap indices must be integers") from None
+            size = self._blen(self)
+            if i < 0:
+                i += size
+            if not 0 <= i < size:
+                raise IndexError("mmap index out of range")
+            return self._bget(self, i)
+
+        def __setitem__(self, key, value):
+            self._check_writable()
+            size = self._blen(self)
+            if isinstance(key, slice):
+                start, stop, step = key.indices(size)
+                n = len(range(start, stop, step))
+                value = memoryview(value).cast("B")
+                if len(value) != n:
+                    raise IndexError("mmap slice assignment is wrong size")
+                bytearray.__setitem__(self, key, value)
+                return
+            try:
+                i = operator.index(key)
+            except TypeError:
+                raise TypeError("mmap indices must be integer") from None
+            if i < 0:
+                i += size
+            if not 0 <= i < size:
+                raise IndexError("mmap index out of range")
+            if not isinstance(value, int):
+                raise TypeError("mmap item value must be an int")
+            if not 0 <= value < 256:
+                raise ValueError("mmap item value must be in range(0, 256)")
+            bytearray.__setitem__(self, i, value)
+
+        def __delitem__(self, key):
+            raise TypeError("mmap object doesn't support item deletion")
+
+        def __iter__(self):
+            self._check()
+            for i in range(self._blen(self)):
+                yield bytes(self._bget(self, slice(i, i + 1)))
+
+        def __contains__(self, item):
+            self._check()
+            try:
+                b = bytes(memoryview(item))
+            except TypeError:
+                return False
+            return len(b) == 1 and self._bfind(self, b) >= 0
+
+        def __eq__(self, other):
+            return True if self is other else NotImplemented
+
+        def __ne__(self, other):
+            return False if self is other else NotImplemented
+
+        __hash__ = object.__hash__
+
+        def __repr__(self):
+            if self._closed:
+                return "<mmap.mmap closed=True>"
+            return "<mmap.mmap closed=False, access=%s, length=%d, pos=%d, offset=%d>" % (
+                ("ACCESS_DEFAULT", "ACCESS_READ", "ACCESS_WRITE", "ACCESS_COPY")[self._access],
+                self._blen(self), self._pos, self._offset)
+
+        __str__ = __repr__
+
+        def __reduce_ex__(self, protocol):
+            raise TypeError("cannot pickle 'mmap.mmap' object")
+
+        def _not_supported(self, *args):
+            return NotImplemented
+
+        __add__ = __radd__ = __iadd__ = __mul__ = __rmul__ = __imul__ = _not_supported
+        __mod__ = __rmod__ = __lt__ = __le__ = __gt__ = __ge__ = _not_supported
+
+    # The mixin comes first, so that its methods win over bytes' and
+    # bytearray's; the data and the buffer protocol are theirs.
+    class _ReadOnlyMap(mmap, bytes):
+        _blen, _bget = staticmethod(bytes.__len__), staticmethod(bytes.__getitem__)
+        _bfind, _brfind = staticmethod(bytes.find), staticmethod(bytes.rfind)
+
+        def __init__(self, *args, **kwargs):
+            pass
+
+    class _WritableMap(mmap, bytearray):
+        _blen, _bget = staticmethod(bytearray.__len__), staticmethod(bytearray.__getitem__)
+        _bfind, _brfind = staticmethod(bytearray.find), staticmethod(bytearray.rfind)
+
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def __del__(self):
+            if not self.__dict__.get("_closed", True):
+                self._sync_quietly()
+                self._release()
+
+        def _no_resize(self, *args):
+            raise AttributeError("'mmap.mmap' object cannot change its size this way; use resize()")
+
+        append = extend = insert = pop = remove = clear = _no_resize
+
+    for cls in (mmap, _ReadOnlyMap, _WritableMap):
+        cls.__module__ = "mmap"
+    _ReadOnlyMap.__name__ = _WritableMap.__name__ = "mmap"
+    _ReadOnlyMap.__qualname__ = _WritableMap.__qualname__ = "mmap"
+    ns.update(mmap=mmap, error=OSError)
+    module.__doc__ = ("mmap for the pybox sandbox (WASI has no memory mapping): a map holds a "
+                      "copy of the file's bytes; a shared writable map writes its changes back "
+                      "to the file on flush(), close() and after every run.")
+"""
+
+
+
 class _ProvidedLoader:
     """Makes a module the bundle does not have from a function here."""
 
@@ -624,9 +1176,9 @@ class _ProvidedLoader:
 
 
 class _ProvidedFinder:
-    """Provides modules CPython for WASI does not build (termios), only
+    """Provides modules CPython for WASI does not build (termios, mmap), only
     when nothing else on sys.path has them."""
-    _modules = {"termios": _make_termios}
+    _modules = {"termios": _make_termios, "mmap": _make_mmap}
 
     def find_spec(self, name, path=None, target=None):
         make = self._modules.get(name)
@@ -1633,6 +2185,10 @@ def _serve():
             # The host has no more jobs for this interpreter.
             sys.exit(status)
         status = out[1]
+        if _mmap_live:
+            # The file behind a shared writable map holds the map's changes
+            # once the run is over, as with a real mapping.
+            _sync_maps()
         _flush()
         once = job.get("mode") == "once"
         if once:
