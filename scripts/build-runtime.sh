@@ -80,24 +80,16 @@ PACKAGES_PREBUILT=${PACKAGES_PREBUILT:-0}
 # python.wasm's execution model: a reactor with the entry points of
 # scripts/cpython/_pyboxmodule.c (pybox_boot, pybox_serve).
 REACTOR_LDFLAGS="-mexec-model=reactor -Wl,--export=__stack_pointer"
-# Initial linear memory: the 8 MiB stack plus static data. With scipy,
-# scikit-learn and statsmodels the data alone is about 9 MiB, so 16 MiB no
-# longer fits (wasm-ld: "initial memory too small").
-INITIAL_MEMORY=${INITIAL_MEMORY:-33554432}
+# Initial linear memory: unset, wasm-ld makes it what the 8 MiB stack and
+# the static data need (with scipy, scikit-learn and statsmodels the data
+# is about 11 MiB, so the former fixed 16 MiB no longer fitted: "initial
+# memory too small"). INITIAL_MEMORY=<bytes> fixes it instead.
+INITIAL_MEMORY=${INITIAL_MEMORY:-}
 # Loop iterations in C code between two yields to the Go scheduler.
 LOOP_YIELD=${LOOP_YIELD:-16384}
 
-log() { printf '\n=== %s\n' "$*" >&2; }
-sha() { sha256sum "$1" | cut -d' ' -f1; }
-
-check_sha() { # file expected
-  local got; got=$(sha "$1")
-  if [ "$got" != "$2" ]; then
-    echo "checksum mismatch for $1: got $got, want $2" >&2
-    echo "the Debian source changed; update the pin in $0 after reviewing it" >&2
-    exit 1
-  fi
-}
+# log, sha, check_sha
+. "$ROOT/scripts/lib/build-common.sh"
 
 stage_sources() {
   log "sources"
@@ -175,7 +167,7 @@ stage_cpython() {
   CC="$CLANG" CPP="$CLANG -E" AR=llvm-ar-19 RANLIB=llvm-ranlib-19 READELF=true \
   CFLAGS="${WASM_CFLAGS/$OPT_CFLAGS/$PY_OPT_CFLAGS} -Wno-error=int-conversion -Wno-int-conversion" \
   CPPFLAGS="-I$PREFIX/include" \
-  LDFLAGS="--target=wasm32-wasi --sysroot=$SYSROOT -L$PREFIX/lib -z stack-size=$STACK_SIZE -Wl,--stack-first -Wl,--initial-memory=$INITIAL_MEMORY -Wl,--max-memory=4294967296" \
+  LDFLAGS="--target=wasm32-wasi --sysroot=$SYSROOT -L$PREFIX/lib -z stack-size=$STACK_SIZE -Wl,--stack-first ${INITIAL_MEMORY:+-Wl,--initial-memory=$INITIAL_MEMORY }-Wl,--max-memory=4294967296" \
   ZLIB_CFLAGS="-I$PREFIX/include" ZLIB_LIBS="-L$PREFIX/lib -lz" \
   "$src/configure" \
     --host=wasm32-unknown-wasi --build=x86_64-pc-linux-gnu \
@@ -335,7 +327,7 @@ write_manifest() {
     for m in $BUILD/compress-manifest.json $BUILD/sqlite-manifest.json $BUILD/libcxx-manifest.json $( [ -f "$BUILD/openblas-manifest.json" ] && echo "$BUILD/openblas-manifest.json") $(for pkg in $PACKAGES; do echo "$BUILD/manifest-$pkg.json"; done) $( [ "${PUREPY:-1}" = 1 ] && echo "$BUILD/manifest-purepy.json"); do python3 -c 'import json,sys; print("".join(", " + json.dumps(e) for e in json.load(open(sys.argv[1]))), end="")' "$m"; done)
   ],
   "toolchain": {"cc": "$($CLANG --version | head -1)", "cc_sjlj": "$(clang-22 --version 2>/dev/null | head -1)", "wasi_libc": "$(dpkg-query -W -f='${Version}' wasi-libc)", "build_python": "$(/usr/bin/python3.11 -V 2>&1)"},
-  "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "cpython_opt": "$PY_OPT_CFLAGS", "stack_size": $STACK_SIZE, "initial_memory": $INITIAL_MEMORY, "ldflags_python": "$REACTOR_LDFLAGS", "loop_yield": $LOOP_YIELD, "loopguard": "$(sed -e "s#$BUILD#<build>#g" -e 's/  */ /g' "$BUILD/loopguard.log" | paste -sd ';' - | sed -e 's/;/; /g' -e 's/"/\\"/g')"},
+  "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "cpython_opt": "$PY_OPT_CFLAGS", "stack_size": $STACK_SIZE, "initial_memory": "${INITIAL_MEMORY:-wasm-ld minimum}", "ldflags_python": "$REACTOR_LDFLAGS", "loop_yield": $LOOP_YIELD, "loopguard": "$(sed -e "s#$BUILD#<build>#g" -e 's/  */ /g' "$BUILD/loopguard.log" | paste -sd ';' - | sed -e 's/;/; /g' -e 's/"/\\"/g')"},
   "files": {
     "python.wasm": {"size": $(stat -c %s "$wasm"), "sha256": "$(sha "$wasm")"},
     "lib": {"files": $nfiles, "size": $libsize}
