@@ -297,6 +297,7 @@ func TestBundledPackages(t *testing.T) {
 			"mmio [[1.0, 0.0], [0.0, 2.5]]",
 			"mmread error Line 3: Invalid integer value.",
 			"ndimage 2 [0.427041, 1.067822, 2.0, 2.932178, 3.572959]",
+			"odr [1.999085, 1.002289] 1",
 		}},
 		{"pillow_corrupt.py", []string{
 			"truncated jpeg raised OSError", "bogus huffman table raised OSError",

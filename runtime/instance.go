@@ -139,6 +139,15 @@ func (e *Engine) instantiate(ctx context.Context, memLimit int64) (*instance, er
 		exited:   make(chan struct{}),
 		killCh:   make(chan struct{}),
 	}
+	// A limit below the module's initial memory cannot hold the interpreter
+	// at all (wazero would panic allocating it): say so instead.
+	if memLimit > 0 {
+		for _, m := range e.compiled.ExportedMemories() {
+			if initial := uint64(m.Min()) * 65536; uint64(memLimit) < initial {
+				return nil, fmt.Errorf("instantiate interpreter: memory limit of %d bytes is below python.wasm's initial memory of %d bytes", memLimit, initial)
+			}
+		}
+	}
 	inst.mem.setLimit(uint64(memLimit))
 	inst.bundle = &bundleFS{FS: &sysfs.AdaptFS{FS: e.bundle.Files}, root: inst.root}
 	// "/" is the job's filesystem (see rootFS); the bundle is mounted over

@@ -287,6 +287,27 @@ func TestMemoryLimit(t *testing.T) {
 	}
 }
 
+// A limit too small to hold python.wasm's initial memory is refused with an
+// error naming both sizes (wazero panicked allocating such a memory).
+// (A limit below the snapshot's size makes the run boot a new interpreter
+// under that limit; a pooled interpreter would not be affected.)
+func TestMemoryLimitBelowInitialMemory(t *testing.T) {
+	e, err := runtime.NewEngine(context.Background(), runtime.Config{CacheDir: snapCacheDir(t), PersistSnapshot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(context.Background())
+	runOK(t, e, runtime.Request{Code: "pass"})
+	res, err := e.Run(context.Background(), runtime.Request{Code: "print(1)", Limits: runtime.Limits{Memory: 1 << 20}})
+	if err == nil || !strings.Contains(err.Error(), "memory limit of 1048576 bytes is below python.wasm's initial memory") {
+		t.Fatalf("err %v, result %+v", err, res)
+	}
+	// The engine carries on.
+	if out := runOK(t, e, runtime.Request{Code: "print('fine')"}); out != "fine\n" {
+		t.Fatalf("next run: %q", out)
+	}
+}
+
 func TestCrashThenRunAgain(t *testing.T) {
 	// Deep recursion inside C (repr of a deeply nested list, with the
 	// recursion limit lifted) overflows the C stack: the interpreter traps.

@@ -9,7 +9,7 @@
 # for markupsafe and pyyaml, whose wheels are platform-specific, the pure
 # Python code of the sdist, which they fall back to without their C
 # speed-ups). It also writes .dist-info metadata for the packages built into
-# python.wasm (numpy, Pillow, lxml, pandas, scikit-learn) so importlib.metadata finds them, and
+# python.wasm (numpy, Pillow, lxml, pandas, matplotlib, scipy, scikit-learn, statsmodels) so importlib.metadata finds them, and
 # $BUILD/manifest-purepy.json for the bundle manifest. build-runtime.sh's
 # package stage calls it; it compiles nothing.
 set -euo pipefail
@@ -80,7 +80,7 @@ done
 
 # dist-info for the packages linked into python.wasm.
 for m in "$BUILD"/manifest-numpy.json "$BUILD"/manifest-pillow.json "$BUILD"/manifest-lxml.json \
-         "$BUILD"/manifest-matplotlib.json "$BUILD"/manifest-pandas.json \
+         "$BUILD"/manifest-matplotlib.json "$BUILD"/manifest-pandas.json "$BUILD"/manifest-scipy.json \
          "$BUILD"/manifest-sklearn.json "$BUILD"/manifest-statsmodels.json; do
   [ -f "$m" ] || continue
   python3 - "$m" "$OUT" <<'PY'

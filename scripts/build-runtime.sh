@@ -67,25 +67,29 @@ STACK_SIZE=${STACK_SIZE:-8388608}
 # pandas needs numpy's index-narrowing patch and its own Cython patch to
 # work with numpy's 64-bit default integer (docs/runtime-bundle.md, pandas).
 # matplotlib (with contourpy, kiwisolver, Qhull) needs numpy's headers and
-# Pillow's FreeType, so it comes after both.
-PACKAGES=${PACKAGES-numpy pillow lxml pandas matplotlib}
+# Pillow's FreeType, so it comes after both. scipy needs OpenBLAS and comes
+# after matplotlib (it links matplotlib's Qhull instead of its own copy);
+# scikit-learn and statsmodels call scipy's cython_blas/cython_lapack and
+# statsmodels compiles against scipy's build dir, so they come last.
+PACKAGES=${PACKAGES-numpy pillow lxml pandas matplotlib scipy sklearn statsmodels}
+# PACKAGES_PREBUILT=1: link the packages already built in $BUILD (their
+# setup-<pkg>.local, manifest-<pkg>.json, site-packages/ and archives) instead
+# of running their build scripts again, e.g. to relink after rebuilding one
+# package by hand. A release build leaves it unset.
+PACKAGES_PREBUILT=${PACKAGES_PREBUILT:-0}
 # python.wasm's execution model: a reactor with the entry points of
 # scripts/cpython/_pyboxmodule.c (pybox_boot, pybox_serve).
 REACTOR_LDFLAGS="-mexec-model=reactor -Wl,--export=__stack_pointer"
+# Initial linear memory: unset, wasm-ld makes it what the 8 MiB stack and
+# the static data need (with scipy, scikit-learn and statsmodels the data
+# is about 11 MiB, so the former fixed 16 MiB no longer fitted: "initial
+# memory too small"). INITIAL_MEMORY=<bytes> fixes it instead.
+INITIAL_MEMORY=${INITIAL_MEMORY:-}
 # Loop iterations in C code between two yields to the Go scheduler.
 LOOP_YIELD=${LOOP_YIELD:-16384}
 
-log() { printf '\n=== %s\n' "$*" >&2; }
-sha() { sha256sum "$1" | cut -d' ' -f1; }
-
-check_sha() { # file expected
-  local got; got=$(sha "$1")
-  if [ "$got" != "$2" ]; then
-    echo "checksum mismatch for $1: got $got, want $2" >&2
-    echo "the Debian source changed; update the pin in $0 after reviewing it" >&2
-    exit 1
-  fi
-}
+# log, sha, check_sha
+. "$ROOT/scripts/lib/build-common.sh"
 
 stage_sources() {
   log "sources"
@@ -163,7 +167,7 @@ stage_cpython() {
   CC="$CLANG" CPP="$CLANG -E" AR=llvm-ar-19 RANLIB=llvm-ranlib-19 READELF=true \
   CFLAGS="${WASM_CFLAGS/$OPT_CFLAGS/$PY_OPT_CFLAGS} -Wno-error=int-conversion -Wno-int-conversion" \
   CPPFLAGS="-I$PREFIX/include" \
-  LDFLAGS="--target=wasm32-wasi --sysroot=$SYSROOT -L$PREFIX/lib -z stack-size=$STACK_SIZE -Wl,--stack-first -Wl,--initial-memory=16777216 -Wl,--max-memory=4294967296" \
+  LDFLAGS="--target=wasm32-wasi --sysroot=$SYSROOT -L$PREFIX/lib -z stack-size=$STACK_SIZE -Wl,--stack-first ${INITIAL_MEMORY:+-Wl,--initial-memory=$INITIAL_MEMORY }-Wl,--max-memory=4294967296" \
   ZLIB_CFLAGS="-I$PREFIX/include" ZLIB_LIBS="-L$PREFIX/lib -lz" \
   "$src/configure" \
     --host=wasm32-unknown-wasi --build=x86_64-pc-linux-gnu \
@@ -203,11 +207,22 @@ stage_cpython() {
   cp "$ROOT/scripts/cpython/Setup.local.in" Modules/Setup.local
   # Extension packages: compiled against this configured tree (pyconfig.h),
   # archived into $PREFIX/lib; each adds one _pybox_ext_<pkg> line.
-  rm -rf "$BUILD/site-packages" "$BUILD/share" "$BUILD"/setup-*.local "$BUILD"/manifest-*.json
+  if [ "$PACKAGES_PREBUILT" != 1 ]; then
+    rm -rf "$BUILD/site-packages" "$BUILD/share" "$BUILD"/setup-*.local "$BUILD"/manifest-*.json
+  fi
+  # One Qhull: scipy.spatial links matplotlib's (build-scipy.sh).
+  case " $PACKAGES " in *" matplotlib "*) export SCIPY_QHULL_FROM=$PREFIX/lib/libmatplotlib.a ;; esac
   for pkg in $PACKAGES; do
-    PYBOX_BUILD_DIR=$BUILD JOBS=$JOBS OPT_CFLAGS=$OPT_CFLAGS "$ROOT/scripts/build-$pkg.sh"
+    if [ "$PACKAGES_PREBUILT" != 1 ]; then
+      PYBOX_BUILD_DIR=$BUILD JOBS=$JOBS OPT_CFLAGS=$OPT_CFLAGS "$ROOT/scripts/build-$pkg.sh"
+    fi
+    [ -f "$BUILD/setup-$pkg.local" ] && [ -f "$BUILD/manifest-$pkg.json" ] \
+      || { echo "$pkg: no setup-$pkg.local/manifest-$pkg.json in $BUILD (build it, or unset PACKAGES_PREBUILT)" >&2; exit 1; }
     cat "$BUILD/setup-$pkg.local" >> Modules/Setup.local
   done
+  # No global name may be defined by two packages' archives: the linker
+  # would bind one of them silently to the other's code.
+  python3 "$ROOT/scripts/lib/link-dups.py" Modules/Setup.local
   make -j"$JOBS" > "$BUILD/cpython-make.log" 2>&1 || { tail -40 "$BUILD/cpython-make.log"; exit 1; }
   rm -rf "$BUILD/install"
   make install DESTDIR="$BUILD/install" > "$BUILD/cpython-install.log" 2>&1 || { tail -40 "$BUILD/cpython-install.log"; exit 1; }
@@ -312,7 +327,7 @@ write_manifest() {
     for m in $BUILD/compress-manifest.json $BUILD/sqlite-manifest.json $BUILD/libcxx-manifest.json $( [ -f "$BUILD/openblas-manifest.json" ] && echo "$BUILD/openblas-manifest.json") $(for pkg in $PACKAGES; do echo "$BUILD/manifest-$pkg.json"; done) $( [ "${PUREPY:-1}" = 1 ] && echo "$BUILD/manifest-purepy.json"); do python3 -c 'import json,sys; print("".join(", " + json.dumps(e) for e in json.load(open(sys.argv[1]))), end="")' "$m"; done)
   ],
   "toolchain": {"cc": "$($CLANG --version | head -1)", "cc_sjlj": "$(clang-22 --version 2>/dev/null | head -1)", "wasi_libc": "$(dpkg-query -W -f='${Version}' wasi-libc)", "build_python": "$(/usr/bin/python3.11 -V 2>&1)"},
-  "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "cpython_opt": "$PY_OPT_CFLAGS", "stack_size": $STACK_SIZE, "ldflags_python": "$REACTOR_LDFLAGS", "loop_yield": $LOOP_YIELD, "loopguard": "$(sed -e "s#$BUILD#<build>#g" -e 's/  */ /g' "$BUILD/loopguard.log" | paste -sd ';' - | sed -e 's/;/; /g' -e 's/"/\\"/g')"},
+  "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "cpython_opt": "$PY_OPT_CFLAGS", "stack_size": $STACK_SIZE, "initial_memory": "${INITIAL_MEMORY:-wasm-ld minimum}", "ldflags_python": "$REACTOR_LDFLAGS", "loop_yield": $LOOP_YIELD, "loopguard": "$(sed -e "s#$BUILD#<build>#g" -e 's/  */ /g' "$BUILD/loopguard.log" | paste -sd ';' - | sed -e 's/;/; /g' -e 's/"/\\"/g')"},
   "files": {
     "python.wasm": {"size": $(stat -c %s "$wasm"), "sha256": "$(sha "$wasm")"},
     "lib": {"files": $nfiles, "size": $libsize}

@@ -121,11 +121,16 @@ fi
 # scripts/scipy/patches/: fortran-int-subroutines.patch makes the few
 # Fortran-called functions scipy defines itself return int (ODRPACK's
 # callback, the g77-ABI wrappers), see int-subroutines.py below.
-if [ $reuse = 0 ]; then
-  for p in "$HERE"/patches/*.patch; do
-    [ -f "$p" ] && (cd "$SRC" && patch -p1 -s --no-backup-if-mismatch < "$p")
-  done
-fi
+# superlu-no-threads.patch: SuperLU's allocator needs the GIL it released
+# (see the patch). The patches are made against the sdist's files (before
+# int-subroutines.py below); $SRC/.pybox-patches lists those applied, so
+# that SCIPY_REUSE=1 applies only new ones.
+for p in "$HERE"/patches/*.patch; do
+  [ -f "$p" ] || continue
+  grep -qxF "$(basename "$p")" "$SRC/.pybox-patches" 2>/dev/null && continue
+  (cd "$SRC" && patch -p1 -s --no-backup-if-mismatch < "$p")
+  basename "$p" >> "$SRC/.pybox-patches"
+done
 # One binary holds every module: definitions in xsf's headers become inline
 # (scripts/scipy/static-link-fixes.py says which duplicates this removes).
 python3 "$HERE/static-link-fixes.py" headers "$SRC"
@@ -292,18 +297,29 @@ MODULES=$(cat "$W/modules.txt")
 # Two modules are named _zeros (scipy.optimize._zeros and
 # scipy.optimize.cython_optimize._zeros): in one binary their PyInit__zeros
 # would clash, so every module whose short name was already taken gets its
-# init function renamed (-DPyInit_x=PyInit_x__N on its objects). The table
-# entries below use the same names (modules-init.txt).
+# init function renamed (-DPyInit_x=PyInit_x__N on its objects). So does
+# every module whose short name another bundled package uses: Cython's
+# shared utility module is pandas._libs._cyutility too, and the linker would
+# silently have given scipy pandas' PyInit__cyutility (its
+# __pyx_module_is_main__cyutility, defined by both, is renamed with it);
+# scipy.spatial._qhull and matplotlib._qhull both had PyInit__qhull.
+# build-runtime.sh's link check fails on any other name two packages define.
+# The table entries below use the same names (modules-init.txt).
 python3 - "$SB/build.ninja" "$W/modules.txt" > "$W/modules-init.txt" <<'PY'
 import re, sys
 path, mods = sys.argv[1], open(sys.argv[2]).read().split()
+OTHER_PACKAGES = {"_cyutility", "_qhull"}
 seen, rename = {}, {}
 for m in mods:
     short = m.rsplit("/", 1)[-1]
     seen[short] = seen.get(short, 0) + 1
     init = f"PyInit_{short}" if seen[short] == 1 else f"PyInit_{short}__{seen[short]}"
-    if seen[short] > 1:
-        rename[m] = (f"PyInit_{short}", init)
+    if short in OTHER_PACKAGES:
+        init = f"PyInit_scipy_{short}"
+        rename[m] = [(f"PyInit_{short}", init),
+                     (f"__pyx_module_is_main_{short}", f"__pyx_module_is_main_scipy_{short}")]
+    elif seen[short] > 1:
+        rename[m] = [(f"PyInit_{short}", init)]
     print(f"{m} {init}")
 lines = open(path).read().split("\n")
 cur, n = None, 0
@@ -311,7 +327,7 @@ for i, line in enumerate(lines):
     if line.startswith("build "):
         cur = next((m for m in rename if re.match(r"build %s\.[^:]*\.so\.p/[^:]*\.o:" % re.escape(m), line)), None)
     elif cur and line.startswith(" ARGS = "):
-        flag = " -D%s=%s" % rename[cur]
+        flag = "".join(" -D%s=%s" % r for r in rename[cur])
         if flag not in line:
             lines[i] = line + flag
         n += 1
@@ -390,11 +406,29 @@ $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES $PYI
 # (scripts/scipy/cxa_thread_atexit.c).
 $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" $OPT_CFLAGS $WASM_FEATURES \
   -c "$HERE/cxa_thread_atexit.c" -o "$W/cxa_thread_atexit.o"
+# Qhull: matplotlib (scripts/build-matplotlib.sh) compiles the same release,
+# 2020.2, into libmatplotlib.a. Linked together, two copies of every qh_*
+# function would clash, so when SCIPY_QHULL_FROM names matplotlib's archive
+# (build-runtime.sh does when both are in PACKAGES) scipy's libqhull_r
+# objects are left out and scipy.spatial uses that copy. Its headers must be
+# the ones scipy.spatial._qhull was compiled against (checked; the two trees
+# differ only in a message text and a trace format's arguments).
+qhull_filter=cat
+if [ -n "${SCIPY_QHULL_FROM:-}" ]; then
+  mq=$BUILD/matplotlib/qhull/src/libqhull_r
+  [ -f "$SCIPY_QHULL_FROM" ] && [ -d "$mq" ] || { echo "SCIPY_QHULL_FROM=$SCIPY_QHULL_FROM: no such archive, or no Qhull source in $mq (build matplotlib first)" >&2; exit 1; }
+  for h in "$SRC"/subprojects/qhull_r/libqhull_r/*.h; do
+    cmp -s "$h" "$mq/$(basename "$h")" || { echo "Qhull header $(basename "$h") differs between scipy and $mq: cannot share one Qhull" >&2; exit 1; }
+  done
+  llvm-nm-19 --defined-only "$SCIPY_QHULL_FROM" 2>/dev/null | grep ' T qh_new_qhull$' >/dev/null \
+    || { echo "$SCIPY_QHULL_FROM defines no qh_new_qhull" >&2; exit 1; }
+  qhull_filter="grep -v ^obj.subprojects/qhull_r/"
+fi
 {
   echo "CREATE $PREFIX/lib/libscipy.a"
   echo "ADDMOD $W/_pybox_ext_scipy.o"
   echo "ADDMOD $W/cxa_thread_atexit.o"
-  awk -v sb="$SB" '$1=="obj"{print "ADDMOD " sb "/" $2}' "$SB/pybox-inputs.txt"
+  $qhull_filter "$SB/pybox-inputs.txt" | awk -v sb="$SB" '$1=="obj"{print "ADDMOD " sb "/" $2}'
   echo "SAVE"; echo "END"
 } > "$W/libscipy.mri"
 rm -f "$PREFIX/lib/libscipy.a"
@@ -446,6 +480,7 @@ cat > "$BUILD/manifest-scipy.json" <<JSON
   "modules": "$(echo $MODULES | tr / .)",
   "build_tools": {"meson": "$MESON_VERSION", "cython": "$CYTHON_VERSION", "ninja": "$NINJA_VERSION", "pybind11": "$PYBIND11_VERSION", "f2py": "numpy $NUMPY_TOOL_VERSION", "f2c": "$(dpkg-query -W -f='${Version}' f2c)"},
   "built_against": "numpy from scripts/build-numpy.sh (wasm32 headers), OpenBLAS from scripts/build-openblas.sh",
+  "qhull": "$( [ -n "${SCIPY_QHULL_FROM:-}" ] && echo "libqhull_r of ${SCIPY_QHULL_FROM#$BUILD/} (scipy's own copy left out)" || echo "scipy's vendored libqhull_r")",
   "patches": ["scripts/scipy/wasm-f77.py", "scripts/scipy/int-subroutines.py", "scripts/pandas/cython-intp-buffers.patch"$(for p in "$HERE"/patches/*.patch; do [ -f "$p" ] && printf ', "%s"' "${p#$ROOT/}"; done)],
   "flags": {"cflags": "$OPT_CFLAGS $WASM_FEATURES", "cxx": "clang-22 ${CXXEH_FLAGS//$BUILD/<build>} -Xclang -fexternc-nounwind", "meson": "-Dbuildtype=release -Dblas=openblas -Dlapack=openblas -Duse-pythran=false"},
   "archive": {"file": "prefix/lib/libscipy.a", "sha256": "$(sha "$PREFIX/lib/libscipy.a")"}},

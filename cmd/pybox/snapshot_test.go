@@ -134,9 +134,12 @@ open("/other/new.txt", "w").write("x")`
 		if r.code != 1 || r.stdout != tc.preloaded+"\n" || !strings.Contains(r.stderr, "MemoryError") {
 			t.Fatalf("run under %s: %+v", tc.memory, r)
 		}
-		r = pybox(t, "", "run", "--cache-dir", dir, "--memory", tc.memory, "-c", `b = bytearray(12 << 20); print(len(b))`)
-		if r.code != 0 || r.stdout != "12582912\n" {
-			t.Fatalf("12 MiB under %s: %+v", tc.memory, r)
+		// (With scipy, scikit-learn and statsmodels linked in, python.wasm's
+		// static data leaves about 9 MiB free under 32 MiB; 12 MiB fitted
+		// before.)
+		r = pybox(t, "", "run", "--cache-dir", dir, "--memory", tc.memory, "-c", `b = bytearray(8 << 20); print(len(b))`)
+		if r.code != 0 || r.stdout != "8388608\n" {
+			t.Fatalf("8 MiB under %s: %+v", tc.memory, r)
 		}
 	}
 }

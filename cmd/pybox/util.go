@@ -143,8 +143,9 @@ func (d *durationFlag) String() string {
 }
 
 // Bounds of --memory: below minMemory the interpreter cannot start (its
-// initial memory is 16 MiB, and it needs room to boot); above maxMemory a
-// 32-bit guest could not use it.
+// initial memory, the 8 MiB stack and static data, is about 19 MiB, and it
+// needs room to boot; about 9 MiB are left for the code at 32 MiB); above
+// maxMemory a 32-bit guest could not use it.
 const (
 	minMemory = 32 << 20
 	maxMemory = 4 << 30

@@ -127,3 +127,15 @@ except ValueError as e:
 from scipy import ndimage
 
 print("ndimage", ndimage.label(np.array([[1, 0, 0], [0, 0, 1], [0, 1, 1]]))[1], np.round(ndimage.gaussian_filter(np.arange(5.0), 1), 6).tolist())
+
+# odr (ODRPACK, f2c-translated Fortran, calls back into Python). It stops on
+# the sum of squares: beta agrees with native to about 1e-7 (gfortran vs f2c).
+import warnings
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from scipy import odr
+xo = np.arange(6.0)
+yo = 2 * xo + 1 + np.array([0.1, -0.2, 0.15, 0.0, -0.1, 0.05])
+fit = odr.ODR(odr.Data(xo, yo), odr.unilinear, beta0=[1.0, 0.0]).run()
+print("odr", np.round(fit.beta, 6).tolist(), fit.info)

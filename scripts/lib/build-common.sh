@@ -10,6 +10,8 @@ sha() { sha256sum "$1" | cut -d' ' -f1; }
 check_sha() {
   local got; got=$(sha "$1")
   if [ "$got" != "$2" ]; then
-    echo "checksum mismatch for $1: got $got, want $2" >&2; exit 1
+    echo "checksum mismatch for $1: got $got, want $2" >&2
+    echo "the source changed: review it, then update the pin in $0" >&2
+    exit 1
   fi
 }

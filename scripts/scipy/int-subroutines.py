@@ -13,6 +13,11 @@ trap, an indirect one traps when made. This rewrites
     [extern] void BLAS_FUNC(name)(...);      -> [extern] int BLAS_FUNC(name)(...);
     [extern] void F_FUNC(name,NAME)(...);    -> ... (also F_WRAPPEDFUNC)
     void (*f2py_func)(...)                   -> int (*f2py_func)(...)   (f2py)
+    static void f2py_setup_X(char *a) {...}  -> static int ... { ...; return 0; }
+    ...F_FUNC(f2pyinitX,F2PYINITX)(void(*)(char*))  -> (int(*)(char*))
+        (f2py's COMMON block hooks: the Fortran f2pyinitX, translated by
+        f2c, calls the setup function it is passed as an int subroutine;
+        as void it trapped at import, "indirect call type mismatch")
     void dgemm_(...);  void CURFIT(...);     -> int ...   (with --names FILE:
         plain declarations of the Fortran symbols listed in FILE, one per
         line, e.g. `dgemm_`, by that name or its upper-case macro `DGEMM`)
@@ -27,6 +32,8 @@ import sys
 
 DECL = re.compile(r"\bvoid(\s+)((?:BLAS_FUNC|F_FUNC|F_WRAPPEDFUNC)\s*\()")
 F2PY_PTR = re.compile(r"\bvoid \(\*f2py_func\)\(")
+F2PY_SETUP = re.compile(r"\bstatic void (f2py_setup_\w+)\(([^)]*)\)\s*\{")
+F2PY_INIT_ARG = re.compile(r"(F_FUNC\(f2pyinit\w+,\s*F2PYINIT\w+\)\s*\()void(\s*\(\s*\*\s*\)\s*\()")
 EXTS = (".c", ".h", ".cc", ".hh", ".cpp", ".hpp", ".cxx")
 
 
@@ -72,6 +79,31 @@ def fix(text, decl=DECL):
     out.append(text[pos:])
     text = "".join(out)
     text, k = F2PY_PTR.subn("int (*f2py_func)(", text)
+    text, s = fix_setup(text)
+    return text, n + k + s
+
+
+def fix_setup(text):
+    """f2py's COMMON block setup functions return int (see the docstring)."""
+    out, pos, n = [], 0, 0
+    for m in F2PY_SETUP.finditer(text):
+        depth, j = 0, m.end() - 1
+        for j in range(m.end() - 1, len(text)):
+            if text[j] == "{":
+                depth += 1
+            elif text[j] == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+        if depth != 0:
+            continue
+        out.append(text[pos:m.start()])
+        out.append(text[m.start():m.end()].replace("static void", "static int", 1))
+        out.append(text[m.end():j] + "  return 0;\n")
+        pos = j
+        n += 1
+    out.append(text[pos:])
+    text, k = F2PY_INIT_ARG.subn(r"\1int\2", "".join(out))
     return text, n + k
 
 
