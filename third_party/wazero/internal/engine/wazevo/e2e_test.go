@@ -81,16 +81,6 @@ func TestE2E(t *testing.T) {
 			},
 		},
 		{
-			// Loop-carried values reloaded where a path with a call joins
-			// (pybox patch 0026 stores them on that path).
-			name: "edge_reload_phi", m: testcases.EdgeReloadPhiModule(),
-			calls: []callCase{
-				{params: []uint64{0}, expResults: []uint64{0}},
-				{params: []uint64{1}, expResults: []uint64{1}},
-				{params: []uint64{1000}, expResults: []uint64{500500}},
-			},
-		},
-		{
 			name: "selects", m: testcases.Selects.Module,
 			calls: []callCase{
 				{

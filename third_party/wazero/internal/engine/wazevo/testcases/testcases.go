@@ -3215,37 +3215,6 @@ func InvariantSpillModule(n byte) *wasm.Module {
 	}
 }
 
-// EdgeReloadPhiModule returns a module whose exported function (i32)->i32
-// counts its parameter p down to zero in a loop and returns the sum of the
-// counts, p*(p+1)/2. On odd counts the loop body calls an empty function, so
-// the loop-carried count and sum are evicted on that path and reloaded where
-// it joins the other one (pybox patch 0026: their stores go to that path,
-// not after every iteration's definitions).
-func EdgeReloadPhiModule() *wasm.Module {
-	b := []byte{
-		wasm.OpcodeBlock, 0x40, wasm.OpcodeLoop, 0x40,
-		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Eqz, wasm.OpcodeBrIf, 1,
-		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, 1, wasm.OpcodeI32And,
-		wasm.OpcodeIf, 0x40, wasm.OpcodeElse, wasm.OpcodeCall, 1, wasm.OpcodeEnd,
-		wasm.OpcodeLocalGet, 1, wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, 1,
-		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Sub, wasm.OpcodeLocalSet, 0,
-		wasm.OpcodeBr, 0, wasm.OpcodeEnd, wasm.OpcodeEnd,
-		wasm.OpcodeLocalGet, 1, wasm.OpcodeEnd,
-	}
-	return &wasm.Module{
-		TypeSection: []wasm.FunctionType{
-			{
-				Params: []wasm.ValueType{wasm.ValueTypeI32}, Results: []wasm.ValueType{wasm.ValueTypeI32},
-				ParamNumInUint64: 1, ResultNumInUint64: 1,
-			},
-			{},
-		},
-		FunctionSection: []wasm.Index{0, 1},
-		CodeSection:     []wasm.Code{{LocalTypes: []wasm.ValueType{wasm.ValueTypeI32}, Body: b}, {Body: []byte{wasm.OpcodeEnd}}},
-		ExportSection:   []wasm.Export{{Name: ExportedFunctionName, Type: wasm.ExternTypeFunc, Index: 0}},
-	}
-}
-
 func SingleFunctionModule(typ wasm.FunctionType, body []byte, localTypes []wasm.ValueType) *wasm.Module {
 	return &wasm.Module{
 		TypeSection:     []wasm.FunctionType{typ},

@@ -140,10 +140,8 @@ type (
 		phiLastDefBlkID int32
 		// phiNoSink is set when the spill of this phi value must stay after
 		// each of its definitions: a definition is stored to the stack directly,
-		// or the value is reloaded after a definition in the same block. (A
-		// reload while reconciling an edge is a reload at the end of the
-		// predecessor, which sinkPhiSpill handles like any other since pybox
-		// patch 0026.)
+		// or the value is reloaded after a definition in the same block or
+		// while reconciling an edge.
 		phiNoSink bool
 	}
 
@@ -1190,6 +1188,9 @@ func (a *Allocator[I, B, F]) reconcileEdge(f F,
 			f.StoreRegisterBefore(currentVReg.SetRealReg(r), pred.LastInstrForInsertion())
 			s.releaseRealReg(r)
 
+			if desiredState.isPhi {
+				desiredState.phiNoSink = true
+			}
 			desiredState.recordReload(f, pred)
 			f.ReloadRegisterBefore(desiredVReg.SetRealReg(r), pred.LastInstrForInsertion())
 			s.useRealReg(r, desiredState)
@@ -1235,6 +1236,9 @@ func (a *Allocator[I, B, F]) reconcileEdge(f F,
 		} else {
 			// Case 4: Both currentVReg and desiredVReg are not valid.
 			// We simply need to reload the desired value into the register.
+			if desiredState.isPhi {
+				desiredState.phiNoSink = true
+			}
 			desiredState.recordReload(f, pred)
 			f.ReloadRegisterBefore(desiredVReg.SetRealReg(r), pred.LastInstrForInsertion())
 		}
@@ -1342,10 +1346,8 @@ func (a *Allocator[I, B, F]) scheduleSpill(f F, vs *vrState[I, B, F]) {
 // any path from the last definition to a reload in R the value enters H and
 // then reaches X (H strictly dominates X, and X dominates R), where it is
 // stored from its register; phiNoSink excludes the reloads that read the
-// stack slot right after a definition in the same block and definitions
-// stored to the stack directly. A reload on an edge (fixMergeState) is
-// inserted at the end of the predecessor, which recordReload lists as a
-// reload block, so the argument covers it (pybox patch 0026). X must not be below another loop
+// stack slot elsewhere (after a definition in the same block, on an edge) and
+// definitions stored to the stack directly. X must not be below another loop
 // header than H on that chain, so that it runs at most once per execution of
 // H and the stores are never more frequent than the definitions' were. If
 // some reload has no such X, nothing is sunk.
