@@ -185,84 +185,78 @@ func TestWazeroTryTableLocals(t *testing.T) {
 // exception crossed are checked, and the stack pointer must be back at its
 // initial value (the handler restored it).
 func TestCxxExceptionsCaught(t *testing.T) {
-	for _, c := range cxxehCompiles {
-		t.Run(c.name, func(t *testing.T) {
-			rt, cm := cxxehCompile(t, c.ctx)
-			tests := []struct {
-				name     string
-				fn       string
-				args     []int32
-				want     int32
-				wantMsg  string
-				cFrames  int32 // C frames (eh_cshim.c) an exception went through
-				whatItIs string
-			}{
-				{"throw_catch", "eh_throw_catch", nil, 0, "", 0, "int thrown two frames down, caught by value"},
-				{"catch_all", "eh_catch_all", nil, 0, "", 0, "catch (...) after non-matching handlers"},
-				{"raii", "eh_raii", nil, 123, "", 0, "destructors run innermost first during unwinding"},
-				{"what", "eh_what", []int32{42}, 0, "bad value 42", 0, "std::runtime_error::what() after the unwind"},
-				{"nested", "eh_nested", nil, 0, "", 0, "a handler throws, an outer try catches"},
-				{"rethrow", "eh_rethrow", nil, 0, "", 0, "throw; and std::rethrow_exception"},
-				{"library", "eh_library", []int32{256 << 20}, 0, "", 0, "libc++ throws out_of_range and bad_alloc"},
-				{"wrapper_ok", "eh_wrapped_sqrt", []int32{49}, 7, "", 0, "no exception: the C frame returns"},
-				{"wrapper_domain", "eh_wrapped_sqrt", []int32{-4}, -1, "negative input -4", 1, "exception through a C frame to an error code"},
-				{"wrapper_other", "eh_wrapped_sqrt", []int32{2000000}, -2, "custom", 1, "other std::exception through a C frame"},
-			}
-			for _, tc := range tests {
-				t.Run(tc.name, func(t *testing.T) {
-					mod, sp0 := cxxehInstance(t, rt, cm)
-					got, err := cxxehCall(mod, tc.fn, tc.args...)
-					if err != nil {
-						t.Fatalf("%s (%s): %v", tc.fn, tc.whatItIs, err)
-					}
-					if got != tc.want {
-						t.Errorf("%s (%s) = %d, want %d", tc.fn, tc.whatItIs, got, tc.want)
-					}
-					if msg := cxxehMessage(t, mod); msg != tc.wantMsg {
-						t.Errorf("%s message = %q, want %q", tc.fn, msg, tc.wantMsg)
-					}
-					if n, err := cxxehCall(mod, "eh_c_frames_unwound"); err != nil || n != tc.cFrames {
-						t.Errorf("C frames unwound = %d (err %v), want %d", n, err, tc.cFrames)
-					}
-					if sp := mod.ExportedGlobal("__stack_pointer").Get(); sp != sp0 {
-						t.Errorf("stack pointer %#x after the call, want %#x", sp, sp0)
-					}
-				})
-			}
-		})
-	}
+	forEachCxxehCompile(t, func(t *testing.T, rt wazero.Runtime, cm wazero.CompiledModule) {
+		tests := []struct {
+			name     string
+			fn       string
+			args     []int32
+			want     int32
+			wantMsg  string
+			cFrames  int32 // C frames (eh_cshim.c) an exception went through
+			whatItIs string
+		}{
+			{"throw_catch", "eh_throw_catch", nil, 0, "", 0, "int thrown two frames down, caught by value"},
+			{"catch_all", "eh_catch_all", nil, 0, "", 0, "catch (...) after non-matching handlers"},
+			{"raii", "eh_raii", nil, 123, "", 0, "destructors run innermost first during unwinding"},
+			{"what", "eh_what", []int32{42}, 0, "bad value 42", 0, "std::runtime_error::what() after the unwind"},
+			{"nested", "eh_nested", nil, 0, "", 0, "a handler throws, an outer try catches"},
+			{"rethrow", "eh_rethrow", nil, 0, "", 0, "throw; and std::rethrow_exception"},
+			{"library", "eh_library", []int32{256 << 20}, 0, "", 0, "libc++ throws out_of_range and bad_alloc"},
+			{"wrapper_ok", "eh_wrapped_sqrt", []int32{49}, 7, "", 0, "no exception: the C frame returns"},
+			{"wrapper_domain", "eh_wrapped_sqrt", []int32{-4}, -1, "negative input -4", 1, "exception through a C frame to an error code"},
+			{"wrapper_other", "eh_wrapped_sqrt", []int32{2000000}, -2, "custom", 1, "other std::exception through a C frame"},
+		}
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				mod, sp0 := cxxehInstance(t, rt, cm)
+				got, err := cxxehCall(mod, tc.fn, tc.args...)
+				if err != nil {
+					t.Fatalf("%s (%s): %v", tc.fn, tc.whatItIs, err)
+				}
+				if got != tc.want {
+					t.Errorf("%s (%s) = %d, want %d", tc.fn, tc.whatItIs, got, tc.want)
+				}
+				if msg := cxxehMessage(t, mod); msg != tc.wantMsg {
+					t.Errorf("%s message = %q, want %q", tc.fn, msg, tc.wantMsg)
+				}
+				if n, err := cxxehCall(mod, "eh_c_frames_unwound"); err != nil || n != tc.cFrames {
+					t.Errorf("C frames unwound = %d (err %v), want %d", n, err, tc.cFrames)
+				}
+				if sp := mod.ExportedGlobal("__stack_pointer").Get(); sp != sp0 {
+					t.Errorf("stack pointer %#x after the call, want %#x", sp, sp0)
+				}
+			})
+		}
+	})
 }
 
 // Many throws: every exception object is freed (the memory stops growing
 // after the first round), and the instance stays usable.
 func TestCxxExceptionsNoLeak(t *testing.T) {
-	for _, c := range cxxehCompiles {
-		t.Run(c.name, func(t *testing.T) {
-			rt, cm := cxxehCompile(t, c.ctx)
-			mod, sp0 := cxxehInstance(t, rt, cm)
-			const n = 2000
-			var sizes []uint32
-			for round := 0; round < 3; round++ {
-				got, err := cxxehCall(mod, "eh_loop", n)
-				if err != nil {
-					t.Fatalf("round %d: %v", round, err)
-				}
-				if got != n {
-					t.Fatalf("round %d: caught %d of %d", round, got, n)
-				}
-				sizes = append(sizes, mod.Memory().Size())
+	forEachCxxehCompile(t, func(t *testing.T, rt wazero.Runtime, cm wazero.CompiledModule) {
+		mod, sp0 := cxxehInstance(t, rt, cm)
+		const n = 2000
+		var sizes []uint32
+		for round := 0; round < 3; round++ {
+			got, err := cxxehCall(mod, "eh_loop", n)
+			if err != nil {
+				t.Fatalf("round %d: %v", round, err)
 			}
-			if sizes[2] != sizes[0] {
-				t.Errorf("memory grew from %d to %d bytes over %d more throws", sizes[0], sizes[2], 2*n)
+			if got != n {
+				t.Fatalf("round %d: caught %d of %d", round, got, n)
 			}
-			if sp := mod.ExportedGlobal("__stack_pointer").Get(); sp != sp0 {
-				t.Errorf("stack pointer %#x after the loops, want %#x", sp, sp0)
-			}
-			if got, err := cxxehCall(mod, "eh_raii"); err != nil || got != 123 {
-				t.Errorf("eh_raii after the loops = %d, %v; want 123", got, err)
-			}
-		})
-	}
+			sizes = append(sizes, mod.Memory().Size())
+		}
+		if sizes[2] != sizes[0] {
+			t.Errorf("memory grew from %d to %d bytes over %d more throws", sizes[0], sizes[2], 2*n)
+		}
+		if sp := mod.ExportedGlobal("__stack_pointer").Get(); sp != sp0 {
+			t.Errorf("stack pointer %#x after the loops, want %#x", sp, sp0)
+		}
+		if got, err := cxxehCall(mod, "eh_raii"); err != nil || got != 123 {
+			t.Errorf("eh_raii after the loops = %d, %v; want 123", got, err)
+		}
+	})
 }
 
 // An exception that nothing catches ends the call with an error, never a
@@ -271,41 +265,38 @@ func TestCxxExceptionsNoLeak(t *testing.T) {
 // be discarded; the host's stack-pointer check sees it); one that reaches a
 // noexcept function calls std::terminate, which aborts (a trap).
 func TestCxxExceptionsUncaught(t *testing.T) {
-	for _, c := range cxxehCompiles {
-		t.Run(c.name, func(t *testing.T) {
-			rt, cm := cxxehCompile(t, c.ctx)
-			tests := []struct {
-				name       string
-				fn         string
-				wantErr    string
-				spMoved    bool
-				wantReason string // how the runtime explains it (trapReason)
-			}{
-				{"leaves_module", "eh_uncaught", "uncaught exception", true, "a C++ exception was not caught; "},
-				// The noexcept function's handler restores the stack pointer before
-				// it calls std::terminate.
-				{"noexcept_terminate", "eh_terminate", "unreachable", false, "the interpreter aborted; "},
-			}
-			for _, tc := range tests {
-				t.Run(tc.name, func(t *testing.T) {
-					mod, sp0 := cxxehInstance(t, rt, cm)
-					got, err := cxxehCall(mod, tc.fn)
-					if err == nil {
-						t.Fatalf("%s returned %d, want an error containing %q", tc.fn, got, tc.wantErr)
-					}
-					if !strings.Contains(err.Error(), tc.wantErr) {
-						t.Fatalf("%s: error %q, want it to contain %q", tc.fn, err, tc.wantErr)
-					}
-					if sp := mod.ExportedGlobal("__stack_pointer").Get(); (sp != sp0) != tc.spMoved {
-						t.Errorf("stack pointer %#x after the failed call (initial %#x), want moved=%v", sp, sp0, tc.spMoved)
-					}
-					if got := trapReason(err); !strings.HasPrefix(got, tc.wantReason) {
-						t.Errorf("trapReason = %q, want it to start with %q", got, tc.wantReason)
-					}
-				})
-			}
-		})
-	}
+	forEachCxxehCompile(t, func(t *testing.T, rt wazero.Runtime, cm wazero.CompiledModule) {
+		tests := []struct {
+			name       string
+			fn         string
+			wantErr    string
+			spMoved    bool
+			wantReason string // how the runtime explains it (trapReason)
+		}{
+			{"leaves_module", "eh_uncaught", "uncaught exception", true, "a C++ exception was not caught; "},
+			// The noexcept function's handler restores the stack pointer before
+			// it calls std::terminate.
+			{"noexcept_terminate", "eh_terminate", "unreachable", false, "the interpreter aborted; "},
+		}
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				mod, sp0 := cxxehInstance(t, rt, cm)
+				got, err := cxxehCall(mod, tc.fn)
+				if err == nil {
+					t.Fatalf("%s returned %d, want an error containing %q", tc.fn, got, tc.wantErr)
+				}
+				if !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("%s: error %q, want it to contain %q", tc.fn, err, tc.wantErr)
+				}
+				if sp := mod.ExportedGlobal("__stack_pointer").Get(); (sp != sp0) != tc.spMoved {
+					t.Errorf("stack pointer %#x after the failed call (initial %#x), want moved=%v", sp, sp0, tc.spMoved)
+				}
+				if got := trapReason(err); !strings.HasPrefix(got, tc.wantReason) {
+					t.Errorf("trapReason = %q, want it to start with %q", got, tc.wantReason)
+				}
+			})
+		}
+	})
 }
 
 // BenchmarkCxxThrowCatch measures one throw of a std::runtime_error (with a
@@ -335,6 +326,17 @@ func BenchmarkCxxTryTableEnter(b *testing.B) {
 			if _, err := cxxehCall(mod, "eh_enter_loop", int32(b.N), bc.cleanup); err != nil {
 				b.Fatal(err)
 			}
+		})
+	}
+}
+
+// forEachCxxehCompile runs f as a subtest for each way the test module is
+// compiled (cxxehCompiles: whole, and lazily where supported).
+func forEachCxxehCompile(t *testing.T, f func(t *testing.T, rt wazero.Runtime, cm wazero.CompiledModule)) {
+	for _, c := range cxxehCompiles {
+		t.Run(c.name, func(t *testing.T) {
+			rt, cm := cxxehCompile(t, c.ctx)
+			f(t, rt, cm)
 		})
 	}
 }
