@@ -5,6 +5,8 @@ import (
 	"context"
 	"image/png"
 	"io/fs"
+	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -430,5 +432,55 @@ print(plt.get_fignums())`, "/output")
 	res = exec("len(plt.get_fignums())", "")
 	if res.Value != "1" || !slices.Equal(files(), before) {
 		t.Fatalf("capture off: value %q, /output %v", res.Value, files())
+	}
+}
+
+// A preload that cannot be imported (a typo in an operator's --preload, a
+// module that raises at import) leaves the interpreter without it, logs a
+// warning naming the module and the exception once per engine, and is
+// listed by PreloadErrors; the other preloads and the runs are unaffected.
+// The guest cannot report one once set-up is over.
+func TestPreloadErrorsReported(t *testing.T) {
+	ctx := context.Background()
+	var logBuf syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logBuf, nil))
+	e, err := runtime.NewEngine(ctx, runtime.Config{
+		WarmPool: 1,
+		Logger:   logger,
+		Preload:  []string{"json", "no_such_module_x", "json.nosuch"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	for i := 0; i < 3; i++ { // boot, then interpreters from the snapshot and the pool
+		res, err := e.Run(ctx, runtime.Request{Code: "import sys; print('json' in sys.modules, 'no_such_module_x' in sys.modules)"})
+		if err != nil || res.Status != runtime.StatusOK || string(res.Stdout) != "True False\n" {
+			t.Fatalf("run %d: %v %+v\n%s", i, err, res, res.Stderr)
+		}
+	}
+	got := e.PreloadErrors()
+	want := map[string]string{
+		"no_such_module_x": "ModuleNotFoundError: No module named 'no_such_module_x'",
+		"json.nosuch":      "ModuleNotFoundError: No module named 'json.nosuch'",
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("PreloadErrors = %q, want %q", got, want)
+	}
+	logged := logBuf.String()
+	if n := strings.Count(logged, "module=no_such_module_x"); n != 1 {
+		t.Errorf("warning for no_such_module_x logged %d times, want once:\n%s", n, logged)
+	}
+	if !strings.Contains(logged, "level=WARN") || !strings.Contains(logged, "No module named 'json.nosuch'") {
+		t.Errorf("log lacks the warning with its reason:\n%s", logged)
+	}
+
+	// Guest code cannot forge one after set-up: the call ends its interpreter.
+	res, err := e.Run(ctx, runtime.Request{Code: "import _pybox\n_pybox.call('preload_error', b'x\\0y')\nprint('after')"})
+	if err == nil && res.Status == runtime.StatusOK {
+		t.Errorf("a preload_error call from a job was accepted: %+v", res)
+	}
+	if _, ok := e.PreloadErrors()["x"]; ok {
+		t.Errorf("a job's forged preload_error was recorded")
 	}
 }

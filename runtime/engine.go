@@ -161,7 +161,8 @@ type Engine struct {
 	// are first called (Config.LazyCompile).
 	lazy bool
 
-	preload []string
+	preload     []string
+	preloadErrs sync.Map // module -> reason: preloads that failed (preloadFailed)
 	// userSite is the read-only sandbox over the user's packages, mounted
 	// at packages.UserSitePath in every interpreter (nil if none). It goes
 	// through fsbridge like every other mount, so no host link in the
@@ -737,6 +738,34 @@ func (e *Engine) logf(format string, args ...any) {
 		l = slog.Default()
 	}
 	l.Debug(fmt.Sprintf(format, args...))
+}
+
+// preloadFailed logs, once per engine and module, that a preload
+// (Config.Preload) failed to import in a booting interpreter and why: the
+// interpreters start without it, and the operator who asked for it should
+// learn that from the log rather than from slower runs.
+func (e *Engine) preloadFailed(module, reason string) {
+	if _, seen := e.preloadErrs.LoadOrStore(module, reason); seen {
+		return
+	}
+	l := e.logger
+	if l == nil {
+		l = slog.Default()
+	}
+	l.Warn("preloaded module failed to import; interpreters start without it", "module", module, "error", reason)
+}
+
+// PreloadErrors returns the preloads (Config.Preload, PreloadAnalysis) that
+// failed to import in this engine's interpreters so far, each with the
+// exception it raised ("ModuleNotFoundError: No module named 'x'"). They
+// are logged as warnings too.
+func (e *Engine) PreloadErrors() map[string]string {
+	out := map[string]string{}
+	e.preloadErrs.Range(func(k, v any) bool {
+		out[k.(string)] = v.(string)
+		return true
+	})
+	return out
 }
 
 // AnalysisModules are the modules Config.PreloadAnalysis imports ahead of

@@ -68,10 +68,13 @@ type instance struct {
 	killOnce sync.Once
 	// phase is where the guest is in the runner protocol (phaseSetup...).
 	// Touched only by host calls, on the guest's goroutine.
-	phase    int
-	preload  []string // modules the runner imports before its first job
-	warm     bool     // the runner warms up before its first job (a pool's)
-	userSite bool     // packages.UserSitePath is mounted
+	phase   int
+	preload []string // modules the runner imports before its first job
+	// preloadFailed receives a preload that failed to import and why
+	// ("preload_error"); nil ignores them.
+	preloadFailed func(module, reason string)
+	warm          bool // the runner warms up before its first job (a pool's)
+	userSite      bool // packages.UserSitePath is mounted
 	// userSiteEx explains refusals under packages.UserSitePath, which the
 	// job's filesystem does not serve.
 	userSiteEx Explainer
@@ -127,17 +130,18 @@ func (j *job) halt() {
 // state, without running any of its code.
 func (e *Engine) instantiate(ctx context.Context, memLimit int64) (*instance, error) {
 	inst := &instance{
-		preload:  e.preload,
-		warm:     e.pool != nil,
-		userSite: e.userSite != nil,
-		mem:      &limitedMemory{},
-		stdout:   &switchWriter{},
-		stderr:   &switchWriter{},
-		stdin:    &switchReader{},
-		root:     &rootFS{},
-		jobs:     make(chan *job, 1),
-		exited:   make(chan struct{}),
-		killCh:   make(chan struct{}),
+		preload:       e.preload,
+		preloadFailed: e.preloadFailed,
+		warm:          e.pool != nil,
+		userSite:      e.userSite != nil,
+		mem:           &limitedMemory{},
+		stdout:        &switchWriter{},
+		stderr:        &switchWriter{},
+		stdin:         &switchReader{},
+		root:          &rootFS{},
+		jobs:          make(chan *job, 1),
+		exited:        make(chan struct{}),
+		killCh:        make(chan struct{}),
 	}
 	// A limit below the module's initial memory cannot hold the interpreter
 	// at all (wazero would panic allocating it): say so instead.
@@ -288,6 +292,16 @@ func (inst *instance) handle(op string, in []byte) ([]byte, error) {
 		return runnerSource, nil
 	case "preload":
 		return []byte(strings.Join(inst.preload, "\x00")), nil
+	case "preload_error":
+		// Only while setting up, where the runner imports the preloads.
+		if inst.phase != phaseSetup {
+			inst.violate("a preload failure was reported after set-up")
+		}
+		module, reason, _ := strings.Cut(string(in), "\x00")
+		if inst.preloadFailed != nil {
+			inst.preloadFailed(module, reason)
+		}
+		return nil, nil
 	case "warm":
 		// Whether the runner warms up before its first job (_warm_up):
 		// worth it only ahead of time, in the warm pool.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -202,4 +203,102 @@ func privatePerInterpreter(b *testing.B, eng *runtime.Engine, code string) (pool
 	after, _ := private()
 	mib := func(kb int64) float64 { return float64(kb) / 1024 / n }
 	return mib(started - before), mib(after - before), true
+}
+
+// BenchmarkSciencePreload measures whether the snapshot that serve, mcp and
+// agent start interpreters from should also import scipy, scikit-learn and
+// statsmodels (issue 15: "the snapshot preloads only what pays for
+// itself"). For each preload set it reports, with a warm pool of 2 and one
+// fresh interpreter per call as in serve:
+//
+//   - boot-s: the engine's first call, which boots CPython and imports the
+//     preloads before it takes the snapshot (paid once per engine);
+//   - trivial-p50-ms: a fresh run of print(1);
+//   - sci-p50-ms: a fresh run that imports scipy.stats, sklearn.ensemble and
+//     statsmodels.formula.api and prints their versions (what a modelling
+//     answer's first call costs);
+//   - snapshot-MiB, snapshot-size-MiB: the snapshot's non-zero bytes and its
+//     whole linear memory (held once per engine);
+//   - guest-MiB: one interpreter's linear memory after print(1), which counts
+//     against its --memory limit;
+//   - pooled-private-MiB, run-private-MiB: the private memory one
+//     interpreter adds when started and after print(1) (16 sessions).
+//
+// Run it as:
+//
+//	go test ./agent/serve -run '^$' -bench SciencePreload -benchtime 5x
+func BenchmarkSciencePreload(b *testing.B) {
+	science := []string{"scipy.stats", "sklearn.ensemble", "statsmodels.formula.api"}
+	sets := []struct {
+		name  string
+		extra []string
+	}{
+		{"analysis", nil},
+		{"analysis+scipy.stats", science[:1]},
+		{"analysis+scipy+sklearn+statsmodels", science},
+	}
+	for _, set := range sets {
+		b.Run("preload="+set.name, func(b *testing.B) {
+			ctx := context.Background()
+			eng, err := runtime.NewEngine(ctx, runtime.Config{WarmPool: 2, PreloadAnalysis: true, Preload: set.extra})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer eng.Close(ctx)
+			for _, m := range science {
+				top, _, _ := strings.Cut(m, ".")
+				if _, err := fs.Stat(eng.Bundle().Files, "lib/python3.11/site-packages/"+top); err != nil {
+					b.Skipf("the runtime bundle has no %s", top)
+				}
+			}
+			run := func(code string) (time.Duration, *runtime.Result) {
+				start := time.Now()
+				res, err := eng.Run(ctx, runtime.Request{Code: code})
+				if err != nil || res.Status != runtime.StatusOK {
+					b.Fatalf("run %q: %v %+v", code, err, res)
+				}
+				return time.Since(start), res
+			}
+			sci := "import scipy, sklearn, statsmodels\nimport scipy.stats, sklearn.ensemble, statsmodels.formula.api\n" +
+				"print(scipy.__version__, sklearn.__version__, statsmodels.__version__)\n"
+			boot, _ := run("print(1)")
+			if snap := eng.Snapshot(); !snap.Taken {
+				b.Fatalf("no snapshot: %v", snap.Err)
+			}
+			var trivial, sciLat []time.Duration
+			var guest int64
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				if err := eng.WaitWarm(ctx); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				d, res := run("print(1)")
+				trivial = append(trivial, d)
+				guest = res.PeakMemory
+				b.StopTimer()
+				if err := eng.WaitWarm(ctx); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				d, _ = run(sci)
+				sciLat = append(sciLat, d)
+			}
+			b.StopTimer()
+			slices.Sort(trivial)
+			slices.Sort(sciLat)
+			snap := eng.Snapshot()
+			b.ReportMetric(boot.Seconds(), "boot-s")
+			b.ReportMetric(float64(trivial[len(trivial)/2].Microseconds())/1000, "trivial-p50-ms")
+			b.ReportMetric(float64(sciLat[len(sciLat)/2].Microseconds())/1000, "sci-p50-ms")
+			b.ReportMetric(float64(snap.Resident)/(1<<20), "snapshot-MiB")
+			b.ReportMetric(float64(snap.Size)/(1<<20), "snapshot-size-MiB")
+			b.ReportMetric(float64(guest)/(1<<20), "guest-MiB")
+			if pooled, run, ok := privatePerInterpreter(b, eng, "print(1)"); ok {
+				b.ReportMetric(pooled, "pooled-private-MiB")
+				b.ReportMetric(run, "run-private-MiB")
+			}
+		})
+	}
 }

@@ -2066,15 +2066,17 @@ def _paths():
 def _preload():
     # Modules the operator wants ready before the first job (Config.Preload):
     # imported into sys.modules only, so user code still has to import them
-    # but pays nothing. A failure here is not the user's: it is ignored.
+    # but pays nothing. A failure here is not the user's: the interpreter
+    # starts without that module, and the host logs the reason for the
+    # operator ("preload_error": module, then the exception).
     names = _call("preload", b"").decode()
     for name in filter(None, names.split("\0")):
         try:
             if name == "matplotlib.pyplot" and "matplotlib" not in sys.modules:
                 _matplotlib_setup()
             __import__(name)
-        except Exception:
-            pass
+        except Exception as e:
+            _call("preload_error", ("%s\0%s: %s" % (name, type(e).__name__, e)).encode("utf-8", "replace"))
 
 
 def _matplotlib_setup():
