@@ -309,12 +309,15 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		markCompiled(cacheWazeroDir, b, e.compileTime, cacheHit)
 	}
 	e.cacheHit = cacheHit
-	e.preload = append([]string(nil), cfg.Preload...)
+	// The analysis modules first: matplotlib.pyplot is set up for the
+	// sandbox when the runner imports it (a preload such as seaborn that
+	// imports matplotlib itself must come after).
 	if cfg.PreloadAnalysis {
-		for _, m := range AnalysisPreload(b) {
-			if !slices.Contains(e.preload, m) {
-				e.preload = append(e.preload, m)
-			}
+		e.preload = AnalysisPreload(b)
+	}
+	for _, m := range cfg.Preload {
+		if !slices.Contains(e.preload, m) {
+			e.preload = append(e.preload, m)
 		}
 	}
 	e.noSnapshot = cfg.NoSnapshot

@@ -188,6 +188,9 @@ type FileConfig struct {
 	MaxSessions    int               `toml:"max_sessions"`
 	NoFigures      bool              `toml:"no_figures"`
 	NoPreload      bool              `toml:"no_preload"`
+	// Preload lists modules imported into every interpreter ahead of its
+	// call besides numpy, pandas and matplotlib (--preload).
+	Preload []string `toml:"preload"`
 }
 
 // Duration is a TOML string such as "30s" or "10m".

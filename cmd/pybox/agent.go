@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,6 +64,7 @@ type agentFlags struct {
 	noImages               bool
 	noFigures              bool
 	noPreload              bool
+	preload                moduleList
 	reasoning              string
 	showReasoning          bool
 	timeout, maxTimeout    time.Duration
@@ -88,6 +90,7 @@ func (f *agentFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.noImages, "no-images", false, "never send images to the model (for text-only models such as GPT-OSS)")
 	fs.BoolVar(&f.noFigures, "no-figures", false, "do not save the matplotlib figures open at the end of each execute_python call (and at plt.show()) as PNG files in /output")
 	fs.BoolVar(&f.noPreload, "no-preload", false, "do not import numpy, pandas and matplotlib into every interpreter ahead of its call (saves ~30 MB of the --memory each interpreter starts with)")
+	fs.Var(&f.preload, "preload", preloadUsage)
 	fs.StringVar(&f.reasoning, "reasoning", "auto", "send the model's reasoning of tool-calling turns back to it: `auto` (for gpt-oss models), send or drop")
 	fs.BoolVar(&f.showReasoning, "show-reasoning", false, "show the model's reasoning (if the server sends it) on stderr")
 	durationVar(fs, &f.timeout, "timeout", 0, "default time limit of each execute_python call (default 60s)")
@@ -115,6 +118,7 @@ type agentMeta struct {
 	NoImages      bool          `json:"no_images,omitempty"`
 	NoFigures     bool          `json:"no_figures,omitempty"`
 	NoPreload     bool          `json:"no_preload,omitempty"`
+	Preload       []string      `json:"preload,omitempty"`
 	Reasoning     string        `json:"reasoning,omitempty"`
 	Timeout       time.Duration `json:"timeout,omitempty"`
 	MaxTimeout    time.Duration `json:"max_timeout,omitempty"`
@@ -272,7 +276,7 @@ func cmdAgent(ctx context.Context, args []string) int {
 	// An agent runs many fresh interpreters in one process: unlike run, it
 	// starts them from a snapshot of a booted one (2 ms instead of ~50).
 	// numpy, pandas and matplotlib are imported into that snapshot.
-	ecfg := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, PreloadAnalysis: !f.noPreload}
+	ecfg := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, PreloadAnalysis: !f.noPreload, Preload: f.preload}
 	if dir, err := packages.UserDir(); err == nil {
 		ecfg.UserPackages = dir
 	}
@@ -306,7 +310,7 @@ func cmdAgent(ctx context.Context, args []string) int {
 	meta = agentMeta{
 		Cwd: cwd, AgentConfig: absPath(f.agentConfig), SandboxConfig: absPath(f.sandbox.config),
 		Mounts: absMounts(f.sandbox.mounts), Output: policy.Output, BaseURL: cfg.BaseURL, Tools: f.tools,
-		MaxTurns: f.maxTurns, NoImages: f.noImages, NoFigures: f.noFigures, NoPreload: f.noPreload, Reasoning: f.reasoning, Timeout: f.timeout, MaxTimeout: f.maxTimeout,
+		MaxTurns: f.maxTurns, NoImages: f.noImages, NoFigures: f.noFigures, NoPreload: f.noPreload, Preload: f.preload, Reasoning: f.reasoning, Timeout: f.timeout, MaxTimeout: f.maxTimeout,
 		Memory: int64(f.memory), OutputLimit: int64(f.outputLimit), ResultBudget: int64(f.resultBudget),
 	}
 	if cfg.Meta, err = json.Marshal(meta); err != nil {
@@ -393,6 +397,9 @@ func (f *agentFlags) fillFrom(m agentMeta, set map[string]bool) {
 	}
 	if !set["no-preload"] {
 		f.noPreload = m.NoPreload
+	}
+	if !set["preload"] {
+		f.preload = slices.Clone(m.Preload)
 	}
 	if !set["reasoning"] && m.Reasoning != "" {
 		f.reasoning = m.Reasoning

@@ -49,6 +49,7 @@ type serveFlags struct {
 	quiet         bool
 	noFigures     bool
 	noPreload     bool
+	preload       moduleList
 	sandbox       sandboxFlags
 
 	// start prepares the engine in the background (nil: startEngine);
@@ -88,6 +89,7 @@ func (f *serveFlags) register(fs *flag.FlagSet, http bool) {
 	fs.BoolVar(&f.quiet, "q", false, "log only warnings and errors")
 	fs.BoolVar(&f.noFigures, "no-figures", false, "do not save the matplotlib figures open at the end of each execute_python call (and at plt.show()) as PNG files in /output")
 	fs.BoolVar(&f.noPreload, "no-preload", false, "do not import numpy, pandas and matplotlib into every interpreter ahead of its call (saves ~30 MB of the --memory each interpreter starts with)")
+	fs.Var(&f.preload, "preload", preloadUsage)
 	f.sandbox.register(fs)
 }
 
@@ -148,6 +150,13 @@ func (f *serveFlags) applyFile(set map[string]bool) error {
 	}
 	if c.NoPreload && !set["no-preload"] {
 		f.noPreload = true
+	}
+	if !set["preload"] {
+		for _, m := range c.Preload {
+			if err := f.preload.Set(m); err != nil {
+				return fmt.Errorf("%s: preload: %w", f.sandbox.config, err)
+			}
+		}
 	}
 	return nil
 }
@@ -225,7 +234,8 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 	}
 	// Interpreters start from a snapshot with numpy, pandas and
 	// matplotlib.pyplot imported (those the bundle has).
-	rc := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, WarmPool: f.warmPool, Logger: logger, PreloadAnalysis: !f.noPreload}
+	// --preload adds modules (after those: they may import them).
+	rc := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, WarmPool: f.warmPool, Logger: logger, PreloadAnalysis: !f.noPreload, Preload: f.preload}
 	userDir := ""
 	if dir, err := packages.UserDir(); err == nil {
 		rc.UserPackages, userDir = dir, dir

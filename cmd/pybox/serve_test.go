@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -237,5 +238,67 @@ func TestServeConfigNoFigures(t *testing.T) {
 		if f.noFigures != tc.want || f.noPreload != tc.want {
 			t.Errorf("%v: noFigures %v, noPreload %v, want %v", tc.args, f.noFigures, f.noPreload, tc.want)
 		}
+	}
+}
+
+// --preload (or preload in the [serve] section) adds modules to the
+// snapshot's imports; a name import would not take is refused with the
+// reason, and the command line replaces the file's list.
+func TestServePreloadFlag(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "pybox.toml")
+	if err := os.WriteFile(file, []byte("[serve]\npreload = [\"scipy.stats\", \"sklearn.ensemble\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args    []string
+		want    []string
+		wantErr bool
+	}{
+		{[]string{"--preload", "scipy.stats, json", "--preload", "json,sklearn.linear_model"}, []string{"scipy.stats", "json", "sklearn.linear_model"}, false},
+		{[]string{"--config", file}, []string{"scipy.stats", "sklearn.ensemble"}, false},
+		{[]string{"--config", file, "--preload", "json"}, []string{"json"}, false},
+		{[]string{"--preload", "scipy stats"}, nil, true},
+		{[]string{"--preload", "scipy..stats"}, nil, true},
+		{[]string{"--preload", "1numpy"}, nil, true},
+		{[]string{"--preload", "os;import"}, nil, true},
+	} {
+		var f serveFlags
+		code, ok := f.parse("mcp", "", tc.args, false)
+		if tc.wantErr {
+			if ok || code != 2 {
+				t.Errorf("%q: accepted (%v), want a usage error", tc.args, f.preload)
+			}
+			continue
+		}
+		if !ok {
+			t.Fatalf("%q: parse failed with %d", tc.args, code)
+		}
+		if !slices.Equal(f.preload, tc.want) {
+			t.Errorf("%q: preload %q, want %q", tc.args, f.preload, tc.want)
+		}
+	}
+	var m moduleList
+	if err := m.Set("pandas,scipy stats"); err == nil || !strings.Contains(err.Error(), `"scipy stats" is not a Python module name`) {
+		t.Errorf("bad name: %v", err)
+	}
+}
+
+// A server started with --preload has those modules imported in every
+// fresh interpreter, and logs a preload that fails to import, naming it
+// and the exception, instead of failing or hiding it.
+func TestCLIServePreload(t *testing.T) {
+	s := startServe(t, "--no-preload", "--warm-pool", "1", "--preload", "json,no_such_module_x")
+	for i := 0; i < 2; i++ { // the snapshot's boot, then an interpreter restored from it
+		st, data := s.post(t, "/v1/execute", `{"code":"import sys; print('json' in sys.modules, 'numpy' in sys.modules)"}`)
+		if st != 200 || !bytes.Contains(data, []byte(`"stdout":"True False\n"`)) {
+			t.Fatalf("execute %d: %d %s", i, st, data)
+		}
+	}
+	if code := s.stop(t, 30*time.Second); code != 0 {
+		t.Fatalf("exit %d: %s", code, s.stderr)
+	}
+	logged := s.stderr.String()
+	if strings.Count(logged, "module=no_such_module_x") != 1 || !strings.Contains(logged, "No module named 'no_such_module_x'") {
+		t.Errorf("the failed preload is not logged once with its reason:\n%s", logged)
 	}
 }
