@@ -106,9 +106,11 @@ func (e *Engine) takeSnapshot(ctx context.Context) (*snapshot, *instance, error)
 		return fail(fmt.Errorf("snapshot: cannot read guest memory"))
 	}
 	s.resident = residentBytes(image)
-	if path := e.snapshotPath(); path != "" {
-		// Persisted for later processes; if that fails (a read-only
-		// cache folder), kept in memory as any engine's.
+	// Persisted for later processes, unless a preload failed: a process
+	// that boots again logs the failure again, where one that loaded the
+	// snapshot would never say why the module is missing. If writing
+	// fails (a read-only cache folder), kept in memory as any engine's.
+	if path := e.snapshotPath(); path != "" && len(e.PreloadErrors()) == 0 {
 		key, _ := e.snapshotKey()
 		if s.file, err = persistSnapshot(path, key, s, image); err == nil {
 			s.offset, s.path = snapshotImageOffset, path

@@ -327,3 +327,32 @@ type runError struct{ res *runtime.Result }
 func (e *runError) Error() string {
 	return string(e.res.Status) + ": " + e.res.Message + "\n" + string(e.res.Stderr)
 }
+
+// A snapshot whose boot had a preload fail is kept in memory only: the next
+// process boots again and logs the failure again, instead of loading a
+// snapshot that lacks the module without a word.
+func TestPersistedSnapshotNotKeptAfterPreloadError(t *testing.T) {
+	dir := snapCacheDir(t)
+	for i := 0; i < 2; i++ {
+		e, err := runtime.NewEngine(context.Background(), runtime.Config{
+			CacheDir: dir, PersistSnapshot: true, Preload: []string{"json", "no_such_module_y"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out := runOK(t, e, runtime.Request{Code: "import sys; print('json' in sys.modules)"}); out != "True\n" {
+			t.Errorf("engine %d: %q", i, out)
+		}
+		si := e.Snapshot()
+		if !si.Taken || si.Loaded || si.File != "" {
+			t.Errorf("engine %d: snapshot %+v, want one taken in memory only", i, si)
+		}
+		if _, ok := e.PreloadErrors()["no_such_module_y"]; !ok {
+			t.Errorf("engine %d: PreloadErrors = %v", i, e.PreloadErrors())
+		}
+		e.Close(context.Background())
+	}
+	if names, _ := os.ReadDir(filepath.Join(dir, "snapshots")); len(names) != 0 {
+		t.Errorf("snapshots kept: %v", names)
+	}
+}
