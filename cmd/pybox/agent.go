@@ -276,7 +276,8 @@ func cmdAgent(ctx context.Context, args []string) int {
 	// An agent runs many fresh interpreters in one process: unlike run, it
 	// starts them from a snapshot of a booted one (2 ms instead of ~50).
 	// numpy, pandas and matplotlib are imported into that snapshot.
-	ecfg := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, PreloadAnalysis: !f.noPreload, Preload: f.preload}
+	// The snapshot is kept in the cache folder for the next agent process.
+	ecfg := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, PreloadAnalysis: !f.noPreload, Preload: f.preload, PersistSnapshot: true}
 	if dir, err := packages.UserDir(); err == nil {
 		ecfg.UserPackages = dir
 	}

@@ -234,8 +234,11 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 	}
 	// Interpreters start from a snapshot with numpy, pandas and
 	// matplotlib.pyplot imported (those the bundle has).
-	// --preload adds modules (after those: they may import them).
-	rc := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, WarmPool: f.warmPool, Logger: logger, PreloadAnalysis: !f.noPreload, Preload: f.preload}
+	// --preload adds modules (after those: they may import them). The
+	// snapshot is kept in the cache folder, so that only the first server
+	// process boots CPython and imports them: MCP clients start `pybox mcp`
+	// for every conversation.
+	rc := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, WarmPool: f.warmPool, Logger: logger, PreloadAnalysis: !f.noPreload, Preload: f.preload, PersistSnapshot: true}
 	userDir := ""
 	if dir, err := packages.UserDir(); err == nil {
 		rc.UserPackages, userDir = dir, dir

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pybox-dev/pybox/packages"
 )
 
 func TestCLIServeRefusesPublicAddressWithoutToken(t *testing.T) {
@@ -300,5 +302,54 @@ func TestCLIServePreload(t *testing.T) {
 	logged := s.stderr.String()
 	if strings.Count(logged, "module=no_such_module_x") != 1 || !strings.Contains(logged, "No module named 'no_such_module_x'") {
 		t.Errorf("the failed preload is not logged once with its reason:\n%s", logged)
+	}
+}
+
+// serve (and mcp, which share its set-up) keep their snapshot in the cache
+// folder: the first server process boots CPython and imports the preloads,
+// later ones start their interpreters from the file without rewriting it.
+func TestCLIServeKeepsSnapshot(t *testing.T) {
+	shared, err := packages.CacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A cache folder of its own for snapshots, sharing the unpacked bundle
+	// and the compiled code (links), so that nothing is compiled again.
+	dir := t.TempDir()
+	entries, err := os.ReadDir(shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() != "snapshots" && !strings.HasPrefix(e.Name(), ".") {
+			if err := os.Symlink(filepath.Join(shared, e.Name()), filepath.Join(dir, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	code := `{"code":"import sys; print('json' in sys.modules, 'numpy' in sys.modules)"}`
+	serveOnce := func() {
+		s := startServe(t, "--cache-dir", dir, "--no-preload", "--preload", "json", "--warm-pool", "1")
+		if st, data := s.post(t, "/v1/execute", code); st != 200 || !bytes.Contains(data, []byte(`"stdout":"True False\n"`)) {
+			t.Fatalf("execute: %d %s", st, data)
+		}
+		if c := s.stop(t, 30*time.Second); c != 0 {
+			t.Fatalf("exit %d: %s", c, s.stderr)
+		}
+	}
+	serveOnce()
+	snaps, err := os.ReadDir(filepath.Join(dir, "snapshots"))
+	if err != nil || len(snaps) != 1 {
+		t.Fatalf("snapshots after the first server: %v %v", snaps, err)
+	}
+	path := filepath.Join(dir, "snapshots", snaps[0].Name())
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serveOnce()
+	after, err := os.Stat(path)
+	if err != nil || !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) {
+		t.Fatalf("the second server did not start from the kept snapshot (rewritten or removed): %v", err)
 	}
 }
