@@ -167,9 +167,13 @@ type Engine struct {
 	// at packages.UserSitePath in every interpreter (nil if none). It goes
 	// through fsbridge like every other mount, so no host link in the
 	// folder leads the guest out of it.
-	userSite   *fsbridge.Sandbox
-	userSiteFS experimentalsys.FS
-	logger     *slog.Logger
+	userSite *fsbridge.Sandbox
+	// userSiteTime is the user's packages folder's modification time when
+	// the engine started: adding or removing a package changes it, and with
+	// it the key of a persisted snapshot (a preload may come from there).
+	userSiteTime time.Time
+	userSiteFS   experimentalsys.FS
+	logger       *slog.Logger
 
 	data       []dataSegment // taken out of the compiled module: see splitData
 	noSnapshot bool
@@ -331,6 +335,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 				e.Close(ctx)
 				return nil, err
 			}
+			e.userSiteTime = st.ModTime()
 		}
 	}
 	if cfg.WarmPool > 0 {

@@ -60,7 +60,9 @@ var snapshotCRC = crc32.MakeTable(crc32.Castagnoli)
 // and every file the boot reads: its checksum), the runner, the command
 // line and environment (guestArgs, instantiate's fixed variables; both in
 // this binary, covered by snapshotFormat and the build), the preloads and
-// whether the user's packages are mounted, the wazero build, and this
+// whether the user's packages are mounted (and their folder's modification
+// time, which adding or removing a package changes: a preload may come
+// from there), the wazero build, and this
 // build of pybox (its version control revision when it has one). Not in
 // it: the mounts of a run ("/" is served per job; the preopens are always
 // "/" and /usr/local), limits (set per run), anything random drawn at boot
@@ -71,7 +73,7 @@ func (e *Engine) snapshotKey() (key [32]byte, ok bool) {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "pybox snapshot %d\nbundle %s\npython.wasm %s\nbuild %s\n", snapshotFormat, e.bundle.Checksum, e.bundle.ID, buildTag())
-	fmt.Fprintf(h, "runner %x\nargs %q\npreload %q\nusersite %t\n", sha256.Sum256(runnerSource), guestArgs, e.preload, e.userSite != nil)
+	fmt.Fprintf(h, "runner %x\nargs %q\npreload %q\nusersite %t %d\n", sha256.Sum256(runnerSource), guestArgs, e.preload, e.userSite != nil, e.userSiteTime.UnixNano())
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		fmt.Fprintf(h, "pybox %s %s\n", bi.Main.Path, bi.Main.Version)
 		for _, s := range bi.Settings {

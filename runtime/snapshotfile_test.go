@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pybox-dev/pybox/fsbridge"
 	"github.com/pybox-dev/pybox/runtime"
@@ -354,5 +355,47 @@ func TestPersistedSnapshotNotKeptAfterPreloadError(t *testing.T) {
 	}
 	if names, _ := os.ReadDir(filepath.Join(dir, "snapshots")); len(names) != 0 {
 		t.Errorf("snapshots kept: %v", names)
+	}
+}
+
+// A preload may come from the user's packages: after a package is added
+// (the folder changes), the next engine boots again rather than start from
+// a snapshot holding the old module.
+func TestPersistedSnapshotFollowsUserPackages(t *testing.T) {
+	dir := snapCacheDir(t)
+	user := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(user, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	engine := func() *runtime.Engine {
+		e, err := runtime.NewEngine(context.Background(), runtime.Config{
+			CacheDir: dir, PersistSnapshot: true, UserPackages: user, Preload: []string{"usermod"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { e.Close(context.Background()) })
+		return e
+	}
+	write("usermod.py", "VALUE = 1\n")
+	first := engine()
+	if out := runOK(t, first, runtime.Request{Code: "import sys, usermod; print(usermod.VALUE, 'usermod' in sys.modules)"}); out != "1 True\n" {
+		t.Fatalf("first engine: %q", out)
+	}
+	// What `pybox packages add` does: new files in the folder.
+	write("usermod.py", "VALUE = 2\n")
+	write("othermod.py", "")
+	later := time.Now().Add(2 * time.Second)
+	if err := os.Chtimes(user, later, later); err != nil {
+		t.Fatal(err)
+	}
+	second := engine()
+	if out := runOK(t, second, runtime.Request{Code: "import usermod; print(usermod.VALUE)"}); out != "2\n" {
+		t.Fatalf("second engine after the packages changed: %q (a stale snapshot)", out)
+	}
+	if si := second.Snapshot(); si.Loaded {
+		t.Errorf("second engine loaded the first one's snapshot: %+v", si)
 	}
 }
