@@ -17,7 +17,6 @@ import (
 	"github.com/pybox-dev/pybox/agent/tools"
 	"github.com/pybox-dev/pybox/fsbridge"
 	"github.com/pybox-dev/pybox/packages"
-	"github.com/pybox-dev/pybox/runtime"
 )
 
 const agentHelp = `Usage: pybox agent [flags] "task"
@@ -276,11 +275,8 @@ func cmdAgent(ctx context.Context, args []string) int {
 	// An agent runs many fresh interpreters in one process: unlike run, it
 	// starts them from a snapshot of a booted one (2 ms instead of ~50).
 	// numpy, pandas and matplotlib are imported into that snapshot.
-	// The snapshot is kept in the cache folder for the next agent process.
-	ecfg := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, PreloadAnalysis: !f.noPreload, Preload: f.preload, PersistSnapshot: true}
-	if dir, err := packages.UserDir(); err == nil {
-		ecfg.UserPackages = dir
-	}
+	// The same engine as serve's, and so the same snapshot.
+	ecfg := serveEngineConfig(f.cacheDir, f.noCache, !f.noPreload, f.preload)
 	eng, err := startEngine(ctx, ecfg, f.quiet)
 	if err != nil {
 		return fail(125, "%v", err)

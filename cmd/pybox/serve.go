@@ -234,15 +234,9 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 	}
 	// Interpreters start from a snapshot with numpy, pandas and
 	// matplotlib.pyplot imported (those the bundle has).
-	// --preload adds modules (after those: they may import them). The
-	// snapshot is kept in the cache folder, so that only the first server
-	// process boots CPython and imports them: MCP clients start `pybox mcp`
-	// for every conversation.
-	rc := runtime.Config{CacheDir: f.cacheDir, NoCache: f.noCache, WarmPool: f.warmPool, Logger: logger, PreloadAnalysis: !f.noPreload, Preload: f.preload, PersistSnapshot: true}
-	userDir := ""
-	if dir, err := packages.UserDir(); err == nil {
-		rc.UserPackages, userDir = dir, dir
-	}
+	rc := serveEngineConfig(f.cacheDir, f.noCache, !f.noPreload, f.preload)
+	rc.WarmPool, rc.Logger = f.warmPool, logger
+	userDir := rc.UserPackages
 	// The interpreter compiles in the background (seconds with an empty
 	// cache): the server answers initialize, tools/list and health checks
 	// meanwhile, and tool calls wait for it. A client that gives a server a
@@ -294,6 +288,21 @@ func (f *serveFlags) server(ctx context.Context, name string, logger *slog.Logge
 		s.Close()
 		eng.close()
 	}, nil
+}
+
+// serveEngineConfig is the engine configuration of serve, mcp and agent:
+// interpreters start from a snapshot with numpy, pandas and
+// matplotlib.pyplot imported (analysis; those the bundle has) and then the
+// preload modules (after those: they may import them), and see the user's
+// added packages. The snapshot is kept in the cache folder, so that only the
+// first such process boots CPython and imports them (MCP clients start
+// `pybox mcp` for every conversation); pybox setup writes it ahead.
+func serveEngineConfig(cacheDir string, noCache, analysis bool, preload []string) runtime.Config {
+	rc := runtime.Config{CacheDir: cacheDir, NoCache: noCache, PreloadAnalysis: analysis, Preload: preload, PersistSnapshot: true}
+	if dir, err := packages.UserDir(); err == nil {
+		rc.UserPackages = dir
+	}
+	return rc
 }
 
 // engineStarter prepares the engine in the background (on an empty cache

@@ -17,8 +17,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/pybox-dev/pybox/packages"
 )
 
 func TestCLIServeRefusesPublicAddressWithoutToken(t *testing.T) {
@@ -309,24 +307,7 @@ func TestCLIServePreload(t *testing.T) {
 // folder: the first server process boots CPython and imports the preloads,
 // later ones start their interpreters from the file without rewriting it.
 func TestCLIServeKeepsSnapshot(t *testing.T) {
-	shared, err := packages.CacheDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A cache folder of its own for snapshots, sharing the unpacked bundle
-	// and the compiled code (links), so that nothing is compiled again.
-	dir := t.TempDir()
-	entries, err := os.ReadDir(shared)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if e.Name() != "snapshots" && !strings.HasPrefix(e.Name(), ".") {
-			if err := os.Symlink(filepath.Join(shared, e.Name()), filepath.Join(dir, e.Name())); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	dir := snapshotCacheDir(t)
 	code := `{"code":"import sys; print('json' in sys.modules, 'numpy' in sys.modules)"}`
 	serveOnce := func() {
 		s := startServe(t, "--cache-dir", dir, "--no-preload", "--preload", "json", "--warm-pool", "1")

@@ -22,7 +22,8 @@ const setupHelp = `Usage: pybox setup [flags]
 Compiles the Python runtime into the compilation cache, so that the first
 pybox run, repl, mcp, serve or agent starts without compiling (a fraction
 of a second instead of half a minute or more), and writes the booted
-interpreter that pybox run and repl start from. Installers, package
+interpreters that pybox run and repl, and serve, mcp and agent (with numpy,
+pandas and matplotlib imported) start from. Installers, package
 builds and container images run it once; a user never has to (the first run
 does the same, in a process of its own that carries on if that run is
 stopped). With a compile already under way (another pybox's first run), it
@@ -48,7 +49,7 @@ func cmdSetup(ctx context.Context, args []string) int {
 	_, code, ok := parseFlags("setup", setupHelp, func(fs *flag.FlagSet) {
 		fs.StringVar(&cacheDir, "cache-dir", "", "cache directory: the extracted runtime bundle and the compiled interpreter (default $PYBOX_CACHE_DIR or the user cache dir)")
 		fs.BoolVar(&quiet, "q", false, "print nothing on success")
-		fs.BoolVar(&snapshot, "snapshot", true, "also write the booted interpreter pybox run and repl start from (with their default --memory)")
+		fs.BoolVar(&snapshot, "snapshot", true, "also write the booted interpreters pybox run and repl (with their default --memory), and serve, mcp and agent (with their default preloads) start from")
 		fs.BoolVar(&background, "background", false, "run at the lowest CPU priority (a first run that compiles as it goes starts it so)")
 	}, args)
 	if !ok {
@@ -83,7 +84,7 @@ func cmdSetup(ctx context.Context, args []string) int {
 		fmt.Fprintf(os.Stderr, "pybox setup: %v\n", err)
 		return runtime.ExitCodeInternal
 	} else if done {
-		if err := writeRunSnapshot(ctx, cacheDir, snapshot, quiet); err != nil {
+		if err := writeSnapshots(ctx, cacheDir, snapshot && !background, snapshot, quiet); err != nil {
 			fmt.Fprintf(os.Stderr, "pybox setup: %v\n", err)
 			return runtime.ExitCodeInternal
 		}
@@ -112,7 +113,7 @@ func cmdSetup(ctx context.Context, args []string) int {
 	}
 	eng.Close(context.Background())
 	took := time.Since(start)
-	if err := writeRunSnapshot(ctx, cacheDir, snapshot, quiet); err != nil {
+	if err := writeSnapshots(ctx, cacheDir, snapshot && !background, snapshot, quiet); err != nil {
 		fmt.Fprintf(os.Stderr, "pybox setup: %v\n", err)
 		return runtime.ExitCodeInternal
 	}
@@ -122,19 +123,38 @@ func cmdSetup(ctx context.Context, args []string) int {
 	return 0
 }
 
-// writeRunSnapshot writes the booted-interpreter snapshot that pybox run
-// and repl start from (runEngineConfig with the default --memory) into the
-// cache folder, unless it is there already or want is false: the engine's
-// first run boots the interpreter and persists it. Without it the first
-// pybox run after setup would do this (0.1 to 0.4 s more).
-func writeRunSnapshot(ctx context.Context, cacheDir string, want, quiet bool) error {
-	if !want {
-		return nil
+// writeSnapshots writes the booted-interpreter snapshots into the cache
+// folder: with run, the one pybox run and repl start from (runEngineConfig
+// with the default --memory; without it the first pybox run after setup
+// would boot, 0.1 to 0.4 s more); with serve, the one serve, mcp and agent
+// start from (serveEngineConfig with the default preloads; without it the
+// first of them would boot and import numpy, pandas and matplotlib before
+// its first call, a second or more). The background compile of a first run
+// writes only run's: that user may never start a server.
+func writeSnapshots(ctx context.Context, cacheDir string, serve, run, quiet bool) error {
+	if run {
+		cfg, err := runEngineConfig(cacheDir, false, runtime.DefaultMemoryLimit)
+		if err != nil {
+			return err
+		}
+		if err := writeSnapshot(ctx, cfg, "pybox run starts from", quiet); err != nil {
+			return err
+		}
 	}
-	cfg, err := runEngineConfig(cacheDir, false, runtime.DefaultMemoryLimit)
-	if err != nil {
-		return err
+	if serve {
+		cfg := serveEngineConfig(cacheDir, false, true, nil)
+		if err := writeSnapshot(ctx, cfg, "serve, mcp and agent start from", quiet); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// writeSnapshot writes the snapshot of an engine with configuration cfg
+// (PersistSnapshot) unless it is in the cache folder already: the engine's
+// first run boots the interpreter and persists it. who says which commands
+// start from it, for the progress line.
+func writeSnapshot(ctx context.Context, cfg runtime.Config, who string, quiet bool) error {
 	eng, err := runtime.NewEngine(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("write the snapshot of a booted interpreter: %w", err)
@@ -147,7 +167,7 @@ func writeRunSnapshot(ctx context.Context, cacheDir string, want, quiet bool) er
 	}
 	if !quiet && isTerminal(os.Stderr) {
 		sp := newSpinner(os.Stderr)
-		sp.progress("booting the Python runtime once for the snapshot pybox run starts from")
+		sp.progress("booting the Python runtime once for the snapshot " + who)
 		defer sp.progress("")
 	}
 	res, err := eng.Run(ctx, runtime.Request{Code: "pass"})

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pybox-dev/pybox/runtime"
 )
@@ -174,9 +175,11 @@ func TestCLIRunSnapshotConcurrentFirstRuns(t *testing.T) {
 	}
 }
 
-// pybox setup writes the snapshot the first pybox run then starts from
-// (the run leaves the file as it is); with --snapshot=false it writes none.
-func TestSetupWritesRunSnapshot(t *testing.T) {
+// pybox setup writes the snapshots the first pybox run, and the first
+// serve (mcp, agent) with its default preloads, then start from: each
+// leaves the files as they are. With --snapshot=false it writes none, and
+// the background compile of a first run (-background) only run's.
+func TestSetupWritesSnapshots(t *testing.T) {
 	off := snapshotCacheDir(t)
 	if r := pybox(t, "", "setup", "-q", "--snapshot=false", "--cache-dir", off); r.code != 0 {
 		t.Fatalf("setup --snapshot=false: %+v", r)
@@ -184,17 +187,53 @@ func TestSetupWritesRunSnapshot(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(off, "snapshots")); err == nil {
 		t.Error("setup --snapshot=false wrote a snapshot")
 	}
+	bg := snapshotCacheDir(t)
+	if r := pybox(t, "", "setup", "-q", "-background", "--cache-dir", bg); r.code != 0 {
+		t.Fatalf("setup -background: %+v", r)
+	}
+	snapshotFile(t, bg) // exactly one
 
 	dir := snapshotCacheDir(t)
 	if r := pybox(t, "", "setup", "-q", "--cache-dir", dir); r.code != 0 || r.stdout != "" {
 		t.Fatalf("setup: %+v", r)
 	}
-	path, st1 := snapshotFile(t, dir)
+	files := func() map[string]os.FileInfo {
+		ents, err := os.ReadDir(filepath.Join(dir, "snapshots"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]os.FileInfo{}
+		for _, e := range ents {
+			st, err := os.Stat(filepath.Join(dir, "snapshots", e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m[e.Name()] = st
+		}
+		return m
+	}
+	before := files()
+	if len(before) != 2 {
+		t.Fatalf("setup wrote snapshots %v, want run's and serve's", before)
+	}
 	r := pybox(t, "", "run", "--cache-dir", dir, "-c", cliRandom)
 	if r.code != 0 || !strings.HasSuffix(r.stdout, " True\n") {
 		t.Fatalf("first run after setup: %+v", r)
 	}
-	if _, st2 := snapshotFile(t, dir); !os.SameFile(st1, st2) {
-		t.Fatalf("the first run after setup rewrote %s instead of starting from it", path)
+	s := startServe(t, "--cache-dir", dir, "--warm-pool", "1")
+	if st, data := s.post(t, "/v1/execute", `{"code":"import sys; print('pandas' in sys.modules)"}`); st != 200 || !bytes.Contains(data, []byte(`"stdout":"True\n"`)) {
+		t.Fatalf("execute: %d %s", st, data)
+	}
+	if c := s.stop(t, 30*time.Second); c != 0 {
+		t.Fatalf("serve exit %d: %s", c, s.stderr)
+	}
+	after := files()
+	if len(after) != len(before) {
+		t.Fatalf("snapshots after a run and a server: %v, want setup's %v", after, before)
+	}
+	for name, st := range before {
+		if !os.SameFile(st, after[name]) || !st.ModTime().Equal(after[name].ModTime()) {
+			t.Errorf("snapshot %s was rewritten instead of started from", name)
+		}
 	}
 }
