@@ -114,13 +114,9 @@ func benchAnalysisImport(b *testing.B, preload bool) {
 	runs := make([]float64, 0, b.N)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		b.StopTimer()
 		// A refilled pool, as between a model's calls (it thinks for
 		// seconds): restoring an interpreter takes a few milliseconds.
-		if err := eng.WaitWarm(ctx); err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
+		waitWarm(b, eng)
 		d, run := call()
 		lat = append(lat, d)
 		runs = append(runs, run)
@@ -138,6 +134,16 @@ func benchAnalysisImport(b *testing.B, preload bool) {
 	if ok {
 		b.ReportMetric(pooled, "pooled-private-MiB")
 		b.ReportMetric(run, "run-private-MiB")
+	}
+}
+
+// waitWarm waits, with the benchmark's timer stopped, until eng's warm pool
+// is full.
+func waitWarm(b *testing.B, eng *runtime.Engine) {
+	b.StopTimer()
+	defer b.StartTimer()
+	if err := eng.WaitWarm(context.Background()); err != nil {
+		b.Fatal(err)
 	}
 }
 
@@ -269,19 +275,11 @@ func BenchmarkSciencePreload(b *testing.B) {
 			var guest int64
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				b.StopTimer()
-				if err := eng.WaitWarm(ctx); err != nil {
-					b.Fatal(err)
-				}
-				b.StartTimer()
+				waitWarm(b, eng)
 				d, res := run("print(1)")
 				trivial = append(trivial, d)
 				guest = res.PeakMemory
-				b.StopTimer()
-				if err := eng.WaitWarm(ctx); err != nil {
-					b.Fatal(err)
-				}
-				b.StartTimer()
+				waitWarm(b, eng)
 				d, _ = run(sci)
 				sciLat = append(sciLat, d)
 			}

@@ -319,15 +319,7 @@ func TestCLIServeKeepsSnapshot(t *testing.T) {
 		}
 	}
 	serveOnce()
-	snaps, err := os.ReadDir(filepath.Join(dir, "snapshots"))
-	if err != nil || len(snaps) != 1 {
-		t.Fatalf("snapshots after the first server: %v %v", snaps, err)
-	}
-	path := filepath.Join(dir, "snapshots", snaps[0].Name())
-	before, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, before := snapshotFile(t, dir)
 	serveOnce()
 	after, err := os.Stat(path)
 	if err != nil || !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) {
