@@ -171,6 +171,9 @@ func (e *engine) CompileModule(ctx context.Context, module *wasm.Module, listene
 	} else if err != nil {
 		return err
 	}
+	if module.BodiesOmitted() { // (pybox patch 0044)
+		return fmt.Errorf("compile module: it was decoded without its %d function bodies", module.OmittedBodyCount)
+	}
 
 	if wazevoapi.DeterministicCompilationVerifierEnabled {
 		ctx = wazevoapi.NewDeterministicCompilationVerifierContext(ctx, len(module.CodeSection))
