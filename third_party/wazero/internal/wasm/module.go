@@ -657,6 +657,9 @@ func (m *Module) declaredFunctionIndexes(enabledFeatures api.CoreFeatures) (ret 
 
 	for i := range m.ElementSection {
 		elem := &m.ElementSection[i]
+		for _, funcIndex := range elem.FuncIndexes { // (pybox patch 0045)
+			ret[funcIndex] = struct{}{}
+		}
 		for _, initExpr := range elem.Init {
 			_, _, _ = evaluateConstExpr(
 				&initExpr,

@@ -2,6 +2,7 @@ package wazevo_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/tetratelabs/wazero"
@@ -40,7 +41,7 @@ func tableModule(n, entries int, passive bool) []byte {
 		Type:       wasm.RefTypeFuncref,
 	}
 	for i := entries - 1; i >= 0; i-- {
-		elem.Init = append(elem.Init, wasm.NewConstantExpressionFromOpcode(wasm.OpcodeRefFunc, leb128.EncodeUint32(uint32(i))))
+		elem.FuncIndexes = append(elem.FuncIndexes, uint32(i))
 	}
 	var pick []byte
 	if passive {
@@ -129,5 +130,68 @@ func TestCachedOnlyLoadDecodesNoBodies(t *testing.T) {
 		res, err := mod.ExportedFunction("pick").Call(bg, i)
 		require.NoError(t, err)
 		require.Equal(t, 2-i, res[0])
+	}
+}
+
+// TestElementsWithoutExpressions checks that element segments given as
+// vectors of function indexes are decoded and instantiated without an
+// allocation per element (pybox patch 0045), and that such tables, active
+// and passive (table.init), call the right functions, compiled and loaded
+// from the cache.
+func TestElementsWithoutExpressions(t *testing.T) {
+	if !platform.CompilerSupported() {
+		t.Skip()
+	}
+	const n = 4000
+	bg := context.Background()
+	for _, passive := range []bool{false, true} {
+		name := "active"
+		if passive {
+			name = "passive"
+		}
+		t.Run(name, func(t *testing.T) {
+			bin := tableModule(n, n, passive)
+			stub := stubBodies(t, bin, n+1)
+			withDigest := experimental.WithModuleDigest(bg, [32]byte{45})
+			cachedOnly := experimental.WithCachedModuleOnly(withDigest)
+			dir := t.TempDir()
+			for round := 0; round < 2; round++ { // compiled, then loaded
+				cc, err := wazero.NewCompilationCacheWithDir(dir)
+				require.NoError(t, err)
+				r := wazero.NewRuntimeWithConfig(bg, wazero.NewRuntimeConfigCompiler().WithCompilationCache(cc))
+				ctx, b := withDigest, bin
+				if round == 1 {
+					ctx, b = cachedOnly, stub
+				}
+				compiled, err := r.CompileModule(ctx, b)
+				require.NoError(t, err)
+				mod, err := r.InstantiateModule(bg, compiled, wazero.NewModuleConfig())
+				require.NoError(t, err)
+				for _, i := range []uint64{0, 1, n / 2, n - 1} {
+					res, err := mod.ExportedFunction("pick").Call(bg, i)
+					require.NoError(t, err)
+					require.Equal(t, n-1-i, res[0])
+				}
+				if round == 1 {
+					allocs := testing.AllocsPerRun(3, func() {
+						if _, err := r.CompileModule(cachedOnly, stub); err != nil {
+							panic(err)
+						}
+					})
+					require.True(t, allocs < n/4, "%.0f allocations to decode %d elements", allocs, n)
+					seq := 0
+					allocs = testing.AllocsPerRun(3, func() {
+						seq++
+						m, err := r.InstantiateModule(bg, compiled, wazero.NewModuleConfig().WithName(fmt.Sprint(seq)))
+						if err != nil {
+							panic(err)
+						}
+						m.Close(bg)
+					})
+					require.True(t, allocs < n/4, "%.0f allocations to instantiate %d elements", allocs, n)
+				}
+				require.NoError(t, r.Close(bg))
+			}
+		})
 	}
 }
