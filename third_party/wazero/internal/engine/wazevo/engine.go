@@ -106,6 +106,13 @@ type (
 		// tryTableInfo stores per-try_table metadata (catch clauses,
 		// local count) indexed by try_table ID assigned during compilation.
 		tryTableInfo []wazevoapi.TryTableInfo
+		// tryTableRaw holds the tryTableCount records of tryTableInfo as
+		// a cache entry has them, decoded into tryTableInfo once
+		// (tryTableOnce) when a try_table is first entered (pybox patch
+		// 0047: tryTableInfos).
+		tryTableRaw   []byte
+		tryTableCount uint32
+		tryTableOnce  sync.Once
 		// lazy is set if the module's functions are compiled when first
 		// called (pybox patch 0040).
 		lazy *lazyModule
