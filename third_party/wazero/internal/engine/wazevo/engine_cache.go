@@ -225,8 +225,9 @@ func serializeCompiledModule(wazeroVersion string, cm *compiledModule) io.Reader
 	// Try-table info: number of try_tables (4 bytes), then for each:
 	// numLocals (4 bytes), reuseLocals (1 byte), clause count (4 bytes),
 	// then for each clause: kind (1 byte) + tagIndex (4 bytes).
-	buf.Write(u32.LeBytes(uint32(len(cm.tryTableInfo))))
-	for _, info := range cm.tryTableInfo {
+	tryTables := cm.tryTableInfos() // decoded if cm was read from an entry (pybox patch 0047)
+	buf.Write(u32.LeBytes(uint32(len(tryTables))))
+	for _, info := range tryTables {
 		buf.Write(u32.LeBytes(uint32(info.NumLocals)))
 		b := byte(0)
 		if info.ReuseLocals {

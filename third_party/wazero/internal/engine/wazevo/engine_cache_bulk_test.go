@@ -41,7 +41,15 @@ func TestDeserializeCompiledModuleManyEntries(t *testing.T) {
 		require.Equal(t, cm.tryTableInfo, got.tryTableInfos())
 		require.Equal(t, &got.tryTableInfos()[7], got.tryTableInfoAt(7))
 		require.Equal(t, cm.executable, got.executable)
+		// An entry written from a module read from an entry is the same.
+		again, stale, err := deserializeCompiledModule(testVersion, open())
+		require.NoError(t, err)
+		require.False(t, stale)
+		rewritten, err := io.ReadAll(serializeCompiledModule(testVersion, again))
+		require.NoError(t, err)
+		require.Equal(t, entry, rewritten)
 		executablesFinalizer(got.executables)
+		executablesFinalizer(again.executables)
 
 		allocs := testing.AllocsPerRun(3, func() {
 			got, _, err := deserializeCompiledModule(testVersion, open())
