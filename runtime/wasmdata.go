@@ -42,28 +42,41 @@ func splitData(wasm []byte) ([]byte, []dataSegment, error) {
 
 // rewriteSections returns wasm with each section's payload replaced by what
 // rewrite returns for it (the payload itself to keep it), section order and
-// ids unchanged. It reads only the sections' headers and what rewrite reads.
+// ids unchanged. It reads only the sections' headers and what rewrite reads,
+// and writes the result in one allocation of its final size (growing it
+// by appends copied python.wasm's ~0.5 MB structure several times, on
+// every warm start).
 func rewriteSections(wasm []byte, rewrite func(id byte, payload []byte) ([]byte, error)) ([]byte, error) {
 	if len(wasm) < 8 || string(wasm[:4]) != "\x00asm" {
 		return nil, errors.New("not a wasm module")
 	}
-	out := append([]byte(nil), wasm[:8]...)
+	type section struct {
+		id      byte
+		payload []byte
+	}
+	var sections []section
+	size := 8
 	for pos := 8; pos < len(wasm); {
 		id := wasm[pos]
-		size, n := binary.Uvarint(wasm[pos+1:])
-		if n <= 0 || uint64(len(wasm)-pos-1-n) < size {
+		n, k := binary.Uvarint(wasm[pos+1:])
+		if k <= 0 || uint64(len(wasm)-pos-1-k) < n {
 			return nil, fmt.Errorf("section at offset %d: bad size", pos)
 		}
-		start := pos + 1 + n
-		end := start + int(size)
+		start := pos + 1 + k
+		end := start + int(n)
 		payload, err := rewrite(id, wasm[start:end])
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, id)
-		out = binary.AppendUvarint(out, uint64(len(payload)))
-		out = append(out, payload...)
+		sections = append(sections, section{id, payload})
+		size += 1 + binary.MaxVarintLen32 + len(payload)
 		pos = end
+	}
+	out := append(make([]byte, 0, size), wasm[:8]...)
+	for _, s := range sections {
+		out = append(out, s.id)
+		out = binary.AppendUvarint(out, uint64(len(s.payload)))
+		out = append(out, s.payload...)
 	}
 	return out, nil
 }

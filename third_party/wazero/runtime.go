@@ -231,12 +231,6 @@ func (r *runtime) CompileModule(ctx context.Context, binary []byte) (CompiledMod
 		return nil, err
 	}
 
-	internal, err := binaryformat.DecodeModule(binary, r.enabledFeatures,
-		r.memoryLimitPages, r.memoryCapacityFromMax, !r.dwarfDisabled, r.storeCustomSections)
-	if err != nil {
-		return nil, err
-	}
-
 	// pybox patch 0004: when the engine has this module's compiled code
 	// cached (keyed by the hash of these bytes, compiled after they passed
 	// Validate), load it without validating every function body again:
@@ -247,11 +241,19 @@ func (r *runtime) CompileModule(ctx context.Context, binary []byte) (CompiledMod
 	// pybox patch 0011: the caller may name the module by a digest it
 	// already knows (experimental.WithModuleDigest) and forbid compiling
 	// (experimental.WithCachedModuleOnly).
-	idInput := moduleIDInput(ctx, binary)
 	cachedOnly := ctx.Value(expctxkeys.CachedModuleOnly{}) != nil
 	if cachedOnly && !canLoad {
 		return nil, fmt.Errorf("%w: this runtime compiles every module", experimentalapi.ErrModuleNotCached)
 	}
+
+	// pybox patch 0044: a module that is only loaded, never compiled, is
+	// decoded without its function bodies.
+	internal, err := binaryformat.DecodeModule(binary, r.enabledFeatures,
+		r.memoryLimitPages, r.memoryCapacityFromMax, !r.dwarfDisabled, r.storeCustomSections, cachedOnly)
+	if err != nil {
+		return nil, err
+	}
+	idInput := moduleIDInput(ctx, binary)
 	loaded := false
 	if canLoad {
 		if err = internal.ValidateStructure(r.enabledFeatures); err != nil {

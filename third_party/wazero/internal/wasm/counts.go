@@ -42,6 +42,9 @@ func (m *Module) SectionElementCount(sectionID SectionID) uint32 { // element as
 	case SectionIDElement:
 		return uint32(len(m.ElementSection))
 	case SectionIDCode:
+		if m.CodeSection == nil {
+			return m.OmittedBodyCount // (pybox patch 0044)
+		}
 		return uint32(len(m.CodeSection))
 	case SectionIDData:
 		return uint32(len(m.DataSection))

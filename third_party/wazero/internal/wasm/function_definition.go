@@ -71,12 +71,13 @@ func (m *Module) buildFunctionDefinitionsOnce() {
 	}
 
 	for codeIndex, typeIndex := range m.FunctionSection {
-		code := &m.CodeSection[codeIndex]
 		idx := importFuncIdx + Index(codeIndex)
 		def := &m.FunctionDefinitionSection[idx]
 		def.index = idx
 		def.Functype = &m.TypeSection[typeIndex]
-		def.goFunc = code.GoFunc
+		if m.CodeSection != nil { // nil if the bodies were omitted (pybox patch 0044)
+			def.goFunc = m.CodeSection[codeIndex].GoFunc
+		}
 	}
 
 	n, nLen := 0, len(functionNames)

@@ -152,6 +152,12 @@ type Module struct {
 	// See https://www.w3.org/TR/2019/REC-wasm-core-1-20191205/#code-section%E2%91%A0
 	CodeSection []Code
 
+	// OmittedBodyCount is the number of entries of the module's code
+	// section when it was decoded without them (CodeSection is then nil):
+	// the caller only loads compiled code, so function bodies are neither
+	// needed nor kept (pybox patch 0044). See BodiesOmitted.
+	OmittedBodyCount uint32
+
 	// Note: In the Binary Format, this is SectionIDData.
 	DataSection []DataSegment
 
@@ -398,9 +404,21 @@ func (m *Module) ValidateStructure(enabledFeatures api.CoreFeatures) error {
 	return m.validateTagSection()
 }
 
+// BodiesOmitted reports whether the module was decoded without its function
+// bodies (OmittedBodyCount): it can only be loaded from compiled code, never
+// validated in full or compiled. (pybox patch 0044.)
+func (m *Module) BodiesOmitted() bool {
+	return m.CodeSection == nil && m.OmittedBodyCount > 0
+}
+
+var errBodiesOmitted = errors.New("the module was decoded without its function bodies")
+
 // ValidateFunctionBodies validates the function bodies of a module that
 // passed ValidateStructure: together they are Validate.
 func (m *Module) ValidateFunctionBodies(enabledFeatures api.CoreFeatures) error {
+	if m.BodiesOmitted() {
+		return errBodiesOmitted
+	}
 	if m.CodeSection == nil {
 		return nil
 	}
@@ -419,6 +437,9 @@ func (m *Module) ValidateFunctionBodies(enabledFeatures api.CoreFeatures) error 
 // checks; the returned function is safe for concurrent use. (pybox patch
 // 0041.)
 func (m *Module) FunctionBodyValidator(enabledFeatures api.CoreFeatures) (func(Index) error, error) {
+	if m.BodiesOmitted() {
+		return nil, errBodiesOmitted
+	}
 	functions, globals, memory, tables, tags, err := m.AllDeclarations()
 	if err != nil {
 		return nil, err
@@ -636,6 +657,9 @@ func (m *Module) declaredFunctionIndexes(enabledFeatures api.CoreFeatures) (ret 
 
 	for i := range m.ElementSection {
 		elem := &m.ElementSection[i]
+		for _, funcIndex := range elem.FuncIndexes { // (pybox patch 0045)
+			ret[funcIndex] = struct{}{}
+		}
 		for _, initExpr := range elem.Init {
 			_, _, _ = evaluateConstExpr(
 				&initExpr,

@@ -184,8 +184,11 @@ func (m *ModuleInstance) buildElementInstances(elements []ElementSegment) {
 			// Only passive elements can be access as element instances.
 			// See https://www.w3.org/TR/2022/WD-wasm-core-2-20220419/syntax/modules.html#element-segments
 			inits := elm.Init
-			inst := make([]Reference, len(inits))
+			inst := make([]Reference, elm.InitCount())
 			m.ElementInstances[i] = inst
+			for j, funcIndex := range elm.FuncIndexes { // (pybox patch 0045)
+				inst[j] = m.Engine.FunctionInstanceReference(funcIndex)
+			}
 			for j, idx := range inits {
 				initExprResults := evaluateConstExprInModuleInstance(&idx, m)
 				inst[j] = Reference(initExprResults[0])
@@ -197,9 +200,10 @@ func (m *ModuleInstance) buildElementInstances(elements []ElementSegment) {
 func (m *ModuleInstance) applyElements(elems []ElementSegment) {
 	for elemI := range elems {
 		elem := &elems[elemI]
+		initCount := elem.InitCount()
 		if !elem.IsActive() ||
 			// Per https://github.com/WebAssembly/spec/issues/1427 init can be no-op.
-			len(elem.Init) == 0 {
+			initCount == 0 {
 			continue
 		}
 		offsetExprResults := evaluateConstExprInModuleInstance(&elem.OffsetExpr, m)
@@ -207,7 +211,7 @@ func (m *ModuleInstance) applyElements(elems []ElementSegment) {
 
 		table := m.Tables[elem.TableIndex]
 		references := table.References
-		if int(offset)+len(elem.Init) > len(references) {
+		if int(offset)+initCount > len(references) {
 			// ErrElementOffsetOutOfBounds is the error raised when the active element offset exceeds the table length.
 			// Before CoreFeatureReferenceTypes, this was checked statically before instantiation, after the proposal,
 			// this must be raised as runtime error (as in assert_trap in spectest), not even an instantiation error.
@@ -219,8 +223,12 @@ func (m *ModuleInstance) applyElements(elems []ElementSegment) {
 		}
 
 		if table.Type == RefTypeExternref {
-			for i := 0; i < len(elem.Init); i++ {
+			for i := 0; i < initCount; i++ {
 				references[offset+uint32(i)] = Reference(0)
+			}
+		} else if elem.FuncIndexes != nil { // (pybox patch 0045)
+			for i, funcIndex := range elem.FuncIndexes {
+				references[offset+uint32(i)] = m.Engine.FunctionInstanceReference(funcIndex)
 			}
 		} else {
 			for i := range elem.Init {

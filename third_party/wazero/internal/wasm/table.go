@@ -69,6 +69,14 @@ type ElementSegment struct {
 	// Init expressions are table elements where each expression evaluates to the function index by which the module initialize the table.
 	Init []ConstantExpression
 
+	// FuncIndexes, if not nil, are the table elements instead of Init, which
+	// is then nil: FuncIndexes[i] stands for the expression `ref.func
+	// FuncIndexes[i]`. The binary decoder uses it for segments encoded as a
+	// vector of function indexes, which need no expression (and no
+	// allocation) each: a large C program's table has tens of thousands.
+	// (pybox patch 0045.) See InitCount.
+	FuncIndexes []Index
+
 	// Type holds the type of this element segment, which is the RefType in WebAssembly 2.0.
 	Type RefType
 
@@ -80,6 +88,15 @@ type ElementSegment struct {
 // with the contents in .Init field.
 func (e *ElementSegment) IsActive() bool {
 	return e.Mode == ElementModeActive
+}
+
+// InitCount returns the number of the segment's elements: in Init, or in
+// FuncIndexes. (pybox patch 0045.)
+func (e *ElementSegment) InitCount() int {
+	if e.FuncIndexes != nil {
+		return len(e.FuncIndexes)
+	}
+	return len(e.Init)
 }
 
 // TableInstance represents a table of (RefTypeFuncref) elements in a module.
@@ -137,7 +154,19 @@ func (m *Module) validateTable(enabledFeatures api.CoreFeatures, tables []Table,
 	for i := range m.ElementSection {
 		elem := &m.ElementSection[i]
 		idx := Index(i)
-		initCount := uint32(len(elem.Init))
+		initCount := uint32(elem.InitCount())
+
+		// ref.func of a function index: a funcref, valid for any funcref
+		// segment type (as below). (pybox patch 0045.)
+		for ei, funcIndex := range elem.FuncIndexes {
+			if funcIndex >= Index(funcCount) {
+				return fmt.Errorf("%s[%d].init[%d] func index %d out of range", SectionIDName(SectionIDElement), idx, ei, funcIndex)
+			}
+			if elem.Type.Kind() != RefTypeFuncref.Kind() {
+				return fmt.Errorf("%s[%d].init[%d] must be %s but was %s",
+					SectionIDName(SectionIDElement), idx, ei, ValueTypeName(elem.Type), ValueTypeName(ValueTypeFuncref))
+			}
+		}
 
 		// Any offset applied is to the element, not the function index: validate here if the funcidx is sound.
 		for ei, init := range elem.Init {
@@ -267,7 +296,7 @@ func (m *ModuleInstance) buildTables(module *Module, skipBoundCheck bool) (err e
 			table := m.Tables[elem.TableIndex]
 			offset := uint32(evaluateConstExprInModuleInstance(&elem.OffsetExpr, m)[0])
 			// Check to see if we are out-of-bounds
-			initCount := uint64(len(elem.Init))
+			initCount := uint64(elem.InitCount())
 			if err = checkSegmentBounds(table.Min, uint64(offset)+initCount, Index(elemI)); err != nil {
 				return
 			}

@@ -106,15 +106,29 @@ type (
 		// tryTableInfo stores per-try_table metadata (catch clauses,
 		// local count) indexed by try_table ID assigned during compilation.
 		tryTableInfo []wazevoapi.TryTableInfo
+		// tryTableRaw holds the tryTableCount records of tryTableInfo as
+		// a cache entry has them, decoded into tryTableInfo once
+		// (tryTableOnce) when a try_table is first entered (pybox patch
+		// 0047: tryTableInfos).
+		tryTableRaw   []byte
+		tryTableCount uint32
+		tryTableOnce  sync.Once
 		// lazy is set if the module's functions are compiled when first
 		// called (pybox patch 0040).
 		lazy *lazyModule
 	}
 
 	executables struct {
-		executable         []byte
+		executable []byte
+		// entryPreambles holds the entry preambles compiled together;
+		// lazyPreambles, those compiled one at a time. entryPreamblesPtrs
+		// has the preamble of each type, nil until compiled (pybox patch
+		// 0046: see entryPreamble).
 		entryPreambles     []byte
-		entryPreamblesPtrs []*byte
+		entryPreamblesPtrs []atomic.Pointer[byte]
+		lazyPreambles      [][]byte
+		preambleTypes      []wasm.FunctionType
+		preambleMu         sync.Mutex
 		// guardCode is 1 + the sigguard slot of executable, 0 if none.
 		guardCode int
 	}
@@ -171,6 +185,9 @@ func (e *engine) CompileModule(ctx context.Context, module *wasm.Module, listene
 	} else if err != nil {
 		return err
 	}
+	if module.BodiesOmitted() { // (pybox patch 0044)
+		return fmt.Errorf("compile module: it was decoded without its %d function bodies", module.OmittedBodyCount)
+	}
 
 	if wazevoapi.DeterministicCompilationVerifierEnabled {
 		ctx = wazevoapi.NewDeterministicCompilationVerifierContext(ctx, len(module.CodeSection))
@@ -209,40 +226,87 @@ func (e *engine) CompileModule(ctx context.Context, module *wasm.Module, listene
 	return nil
 }
 
-func (exec *executables) compileEntryPreambles(m *wasm.Module, machine backend.Machine, be backend.Compiler) {
-	if len(m.TypeSection) == 0 {
-		return
+// compileEntryPreambles prepares the entry preambles of m's function types
+// (the code through which Go calls a function of that type). They are
+// compiled when first asked for (entryPreamble): a module's functions are
+// called from Go through few of its types, and compiling a preamble for
+// each of a large module's hundreds of types was a noticeable part of
+// loading it from the cache. (pybox patch 0046; machine and be are no
+// longer used.)
+func (exec *executables) compileEntryPreambles(m *wasm.Module, _ backend.Machine, _ backend.Compiler) {
+	exec.preambleTypes = m.TypeSection
+	exec.entryPreamblesPtrs = make([]atomic.Pointer[byte], len(m.TypeSection))
+}
+
+// lazyEntryPreamblesMax is how many entry preambles are compiled one at a
+// time, each into its own mapping (a page), before the next compiles all
+// the remaining ones into one. (pybox patch 0046.)
+const lazyEntryPreamblesMax = 8
+
+// entryPreamble returns the entry preamble of function type typIndex,
+// compiling it first if it is not yet. Safe for concurrent use. (pybox patch
+// 0046.)
+func (exec *executables) entryPreamble(typIndex wasm.Index) *byte {
+	if p := exec.entryPreamblesPtrs[typIndex].Load(); p != nil {
+		return p
+	}
+	exec.preambleMu.Lock()
+	defer exec.preambleMu.Unlock()
+	if p := exec.entryPreamblesPtrs[typIndex].Load(); p != nil {
+		return p
+	}
+	if wazevoapi.PerfMapEnabled {
+		wazevoapi.PerfMap.Lock()
+		defer wazevoapi.PerfMap.Unlock()
+	}
+	machine := newMachine()
+	be := backend.NewCompiler(context.Background(), machine, ssa.NewBuilder())
+	if len(exec.lazyPreambles) < lazyEntryPreamblesMax {
+		typ := &exec.preambleTypes[typIndex]
+		sig := frontend.SignatureForWasmFunctionType(typ)
+		be.Init()
+		preamble := mmapExecutable(machine.CompileEntryPreamble(&sig))
+		exec.lazyPreambles = append(exec.lazyPreambles, preamble)
+		if wazevoapi.PerfMapEnabled {
+			wazevoapi.PerfMap.AddEntry(uintptr(unsafe.Pointer(&preamble[0])),
+				uint64(len(preamble)), fmt.Sprintf("entry_preamble::type=%s", typ.String()))
+		}
+		exec.entryPreamblesPtrs[typIndex].Store(&preamble[0])
+		return &preamble[0]
 	}
 
+	// Go calls functions of many types: compile the preambles of all the
+	// types that have none yet, together.
 	var preambles []byte
-	sizes := make([]int, len(m.TypeSection))
-
-	for i := range sizes {
-		typ := &m.TypeSection[i]
-		sig := frontend.SignatureForWasmFunctionType(typ)
+	var missing []int
+	var sizes []int
+	for i := range exec.preambleTypes {
+		if exec.entryPreamblesPtrs[i].Load() != nil {
+			continue
+		}
+		sig := frontend.SignatureForWasmFunctionType(&exec.preambleTypes[i])
 		be.Init()
 		buf := machine.CompileEntryPreamble(&sig)
 		preambles = append(preambles, buf...)
 		align := 15 & -len(preambles) // Align 16-bytes boundary.
 		preambles = append(preambles, make([]byte, align)...)
-		sizes[i] = len(buf) + align
+		missing = append(missing, i)
+		sizes = append(sizes, len(buf)+align)
 	}
-
 	exec.entryPreambles = mmapExecutable(preambles)
-	exec.entryPreamblesPtrs = make([]*byte, len(sizes))
-
 	offset := 0
-	for i, size := range sizes {
+	for j, i := range missing {
 		ptr := &exec.entryPreambles[offset]
-		exec.entryPreamblesPtrs[i] = ptr
-		offset += size
+		exec.entryPreamblesPtrs[i].Store(ptr)
+		offset += sizes[j]
 
 		if wazevoapi.PerfMapEnabled {
-			typ := &m.TypeSection[i]
+			typ := &exec.preambleTypes[i]
 			wazevoapi.PerfMap.AddEntry(uintptr(unsafe.Pointer(ptr)),
-				uint64(size), fmt.Sprintf("entry_preamble::type=%s", typ.String()))
+				uint64(sizes[j]), fmt.Sprintf("entry_preamble::type=%s", typ.String()))
 		}
 	}
+	return exec.entryPreamblesPtrs[typIndex].Load()
 }
 
 func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listeners []experimental.FunctionListener, ensureTermination bool) (*compiledModule, error) {
@@ -1148,6 +1212,12 @@ func executablesFinalizer(exec *executables) {
 		}
 	}
 	exec.entryPreambles = nil
+	for _, preamble := range exec.lazyPreambles { // (pybox patch 0046)
+		if err := platform.MunmapCodeSegment(preamble); err != nil {
+			panic(err)
+		}
+	}
+	exec.lazyPreambles = nil
 	exec.entryPreamblesPtrs = nil
 }
 

@@ -225,8 +225,9 @@ func serializeCompiledModule(wazeroVersion string, cm *compiledModule) io.Reader
 	// Try-table info: number of try_tables (4 bytes), then for each:
 	// numLocals (4 bytes), reuseLocals (1 byte), clause count (4 bytes),
 	// then for each clause: kind (1 byte) + tagIndex (4 bytes).
-	buf.Write(u32.LeBytes(uint32(len(cm.tryTableInfo))))
-	for _, info := range cm.tryTableInfo {
+	tryTables := cm.tryTableInfos() // decoded if cm was read from an entry (pybox patch 0047)
+	buf.Write(u32.LeBytes(uint32(len(tryTables))))
+	for _, info := range tryTables {
 		buf.Write(u32.LeBytes(uint32(info.NumLocals)))
 		b := byte(0)
 		if info.ReuseLocals {
@@ -297,19 +298,33 @@ func deserializeCompiledModuleVerify(wazeroVersion string, entry io.ReadCloser, 
 
 	functionsNum := binary.LittleEndian.Uint32(header[len(header)-4:])
 	// The offsets are appended as read: a corrupt count does not allocate
-	// before the entry runs out. (pybox patch 0005.)
-	cm = &compiledModule{functionOffsets: make([]int, 0, min(functionsNum, 1<<16)), executables: &executables{}}
+	// before the entry runs out (pybox patch 0005), unless the entry is a
+	// file long enough to hold them (pybox patch 0047).
+	capacity := min(functionsNum, 1<<16)
+	if file != nil {
+		if st, err := file.Stat(); err == nil && uint64(st.Size()) >= uint64(cacheHeaderSize)+8*uint64(functionsNum) {
+			capacity = functionsNum
+		}
+	}
+	cm = &compiledModule{functionOffsets: make([]int, 0, capacity), executables: &executables{}}
 
-	var eightBytes [8]byte
-	for i := uint32(0); i < functionsNum; i++ {
-		// Read the offset of each function in the executable.
-		var offset uint64
-		if offset, err = readUint64(reader, &eightBytes); err != nil {
-			err = fmt.Errorf("compilationcache: error reading func[%d] executable offset: %v", i, err)
+	// Read the offset of each function in the executable, as many at a time
+	// as the reader holds (not one read call each: pybox patch 0047).
+	for i := uint32(0); i < functionsNum; {
+		chunk, _ := reader.Peek(min(int(functionsNum-i)*8, reader.Size()))
+		if len(chunk) < 8 {
+			err = fmt.Errorf("compilationcache: error reading func[%d] executable offset: %v", i, io.EOF)
 			return
 		}
-		cm.functionOffsets = append(cm.functionOffsets, int(offset))
+		n := len(chunk) / 8
+		for j := 0; j < n; j++ {
+			cm.functionOffsets = append(cm.functionOffsets, int(binary.LittleEndian.Uint64(chunk[8*j:])))
+		}
+		_, _ = reader.Discard(8 * n)
+		i += uint32(n)
 	}
+
+	var eightBytes [8]byte
 
 	executableLen, err := readUint64(reader, &eightBytes)
 	if err != nil {
@@ -381,35 +396,74 @@ func deserializeCompiledModuleVerify(wazeroVersion string, entry io.ReadCloser, 
 	}
 	tableLen := binary.LittleEndian.Uint32(eightBytes[:4])
 	if tableLen > 0 {
-		cm.tryTableInfo = make([]wazevoapi.TryTableInfo, tableLen)
-		for i := uint32(0); i < tableLen; i++ {
-			if _, err = io.ReadFull(reader, eightBytes[:5]); err != nil {
-				return nil, false, fmt.Errorf("compilationcache: error reading try_table[%d] header: %v", i, err)
-			}
-			numLocals := int(binary.LittleEndian.Uint32(eightBytes[:4]))
-			reuseLocals := eightBytes[4] != 0
-			if _, err = io.ReadFull(reader, eightBytes[:4]); err != nil {
-				return nil, false, fmt.Errorf("compilationcache: error reading catch clause count for try_table[%d]: %v", i, err)
-			}
-			clauseCount := binary.LittleEndian.Uint32(eightBytes[:4])
-			clauses := make([]wazevoapi.CatchClauseInstance, clauseCount)
-			for j := uint32(0); j < clauseCount; j++ {
-				if _, err = io.ReadFull(reader, eightBytes[:5]); err != nil {
-					return nil, false, fmt.Errorf("compilationcache: error reading catch clause[%d][%d]: %v", i, j, err)
+		// The records are the rest of the entry: kept as they are and
+		// decoded when a try_table is first entered (tryTableInfoAt), after
+		// a check that they are whole. (pybox patch 0047.)
+		var rest bytes.Buffer
+		if file != nil {
+			if st, err := file.Stat(); err == nil && st.Size() < 1<<40 {
+				if n := int(st.Size()) - codeOffset - int(executableLen); n > 0 {
+					rest.Grow(n)
 				}
-				clauses[j] = wazevoapi.CatchClauseInstance{
-					Kind:     eightBytes[0],
-					TagIndex: binary.LittleEndian.Uint32(eightBytes[1:5]),
-				}
-			}
-			cm.tryTableInfo[i] = wazevoapi.TryTableInfo{
-				CatchClauses: clauses,
-				NumLocals:    numLocals,
-				ReuseLocals:  reuseLocals,
 			}
 		}
+		if _, err = rest.ReadFrom(reader); err != nil {
+			return nil, false, fmt.Errorf("compilationcache: error reading try_tables: %v", err)
+		}
+		if err = checkTryTableRecords(rest.Bytes(), tableLen); err != nil {
+			return nil, false, err
+		}
+		cm.tryTableRaw, cm.tryTableCount = rest.Bytes(), tableLen
 	}
 	return
+}
+
+// checkTryTableRecords checks that raw holds count try_table records:
+// numLocals (4 bytes), reuseLocals (1 byte), the number of catch clauses (4
+// bytes), then each clause, kind (1 byte) and tag index (4 bytes). (pybox
+// patch 0047.)
+func checkTryTableRecords(raw []byte, count uint32) error {
+	pos := 0
+	for i := uint32(0); i < count; i++ {
+		if len(raw)-pos < 9 {
+			return fmt.Errorf("compilationcache: error reading try_table[%d] header: %v", i, io.EOF)
+		}
+		clauses := uint64(binary.LittleEndian.Uint32(raw[pos+5:]))
+		if uint64(len(raw)-pos-9) < 5*clauses {
+			return fmt.Errorf("compilationcache: error reading catch clauses of try_table[%d]: %v", i, io.EOF)
+		}
+		pos += 9 + 5*int(clauses)
+	}
+	return nil
+}
+
+// decodeTryTableRecords decodes the count try_table records in raw, which
+// checkTryTableRecords accepted. The catch clauses of all share one slice.
+// (pybox patch 0047.)
+func decodeTryTableRecords(raw []byte, count uint32) []wazevoapi.TryTableInfo {
+	infos := make([]wazevoapi.TryTableInfo, count)
+	clauseCount := 0
+	for i, pos := uint32(0), 0; i < count; i++ {
+		n := int(binary.LittleEndian.Uint32(raw[pos+5:]))
+		clauseCount += n
+		pos += 9 + 5*n
+	}
+	clauses := make([]wazevoapi.CatchClauseInstance, clauseCount)
+	pos := 0
+	for i := range infos {
+		n := int(binary.LittleEndian.Uint32(raw[pos+5:]))
+		info := &infos[i]
+		info.NumLocals = int(binary.LittleEndian.Uint32(raw[pos:]))
+		info.ReuseLocals = raw[pos+4] != 0
+		info.CatchClauses = clauses[:n:n]
+		pos += 9
+		for j := range info.CatchClauses {
+			info.CatchClauses[j] = wazevoapi.CatchClauseInstance{Kind: raw[pos], TagIndex: binary.LittleEndian.Uint32(raw[pos+1:])}
+			pos += 5
+		}
+		clauses = clauses[n:]
+	}
+	return infos
 }
 
 // readExecutable returns the n bytes of machine code that reader (reading

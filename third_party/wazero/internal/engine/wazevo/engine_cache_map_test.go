@@ -211,7 +211,7 @@ func TestDeserializeCompiledModuleUnverified(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, code, cm.executable)
 	require.Equal(t, in.functionOffsets, cm.functionOffsets)
-	require.Equal(t, in.tryTableInfo, cm.tryTableInfo)
+	require.Equal(t, in.tryTableInfo, cm.tryTableInfos())
 	if !strings.Contains(mappingOf(t, uintptr(unsafe.Pointer(&cm.executable[0]))), path) {
 		t.Skip("the code was copied (a noexec folder), and so verified")
 	}

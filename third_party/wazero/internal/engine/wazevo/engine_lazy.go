@@ -160,7 +160,19 @@ func (cm *compiledModule) tryTableInfoAt(id int) *wazevoapi.TryTableInfo {
 	if cm.lazy != nil {
 		return cm.lazy.tryTables.at(id)
 	}
-	return &cm.tryTableInfo[id]
+	return &cm.tryTableInfos()[id]
+}
+
+// tryTableInfos returns the module's try_table metadata, decoding it first
+// if the module was loaded from a cache entry. (pybox patch 0047.)
+func (cm *compiledModule) tryTableInfos() []wazevoapi.TryTableInfo {
+	cm.tryTableOnce.Do(func() {
+		if cm.tryTableRaw != nil {
+			cm.tryTableInfo = decodeTryTableRecords(cm.tryTableRaw, cm.tryTableCount)
+			cm.tryTableRaw = nil
+		}
+	})
+	return cm.tryTableInfo
 }
 
 func pageSize() int { return os.Getpagesize() }

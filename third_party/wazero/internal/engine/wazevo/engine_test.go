@@ -106,8 +106,8 @@ func TestEngine_CompileModule_alignment(t *testing.T) {
 		require.True(t, offset&15 == 0)
 	}
 
-	for _, ptr := range cm.entryPreamblesPtrs {
-		require.True(t, uintptr(unsafe.Pointer(ptr))&15 == 0)
+	for i := range okModule.TypeSection {
+		require.True(t, uintptr(unsafe.Pointer(cm.entryPreamble(wasm.Index(i))))&15 == 0)
 	}
 
 	shared := cm.sharedFunctions

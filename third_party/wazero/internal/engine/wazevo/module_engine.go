@@ -19,13 +19,17 @@ type (
 	// moduleEngine implements wasm.ModuleEngine.
 	moduleEngine struct {
 		// opaquePtr equals &opaque[0].
-		opaquePtr              *byte
-		parent                 *compiledModule
-		module                 *wasm.ModuleInstance
-		opaque                 moduleContextOpaque
-		localFunctionInstances []*functionInstance
-		importedFunctions      []importedFunction
-		listeners              []experimental.FunctionListener
+		opaquePtr         *byte
+		parent            *compiledModule
+		module            *wasm.ModuleInstance
+		opaque            moduleContextOpaque
+		importedFunctions []importedFunction
+		listeners         []experimental.FunctionListener
+		// functionInstances holds the references FunctionInstanceReference
+		// returned, in slabs that are never moved, so that each reference
+		// stays valid and alive with the module engine without an
+		// allocation of its own (pybox patch 0045).
+		functionInstances [][]functionInstance
 	}
 
 	functionInstance struct {
@@ -201,7 +205,7 @@ func (m *moduleEngine) NewFunction(index wasm.Index) api.Function {
 		indexInModule:          index,
 		executable:             &p.executable[offset],
 		parent:                 m,
-		preambleExecutable:     p.entryPreamblesPtrs[typIndex],
+		preambleExecutable:     p.entryPreamble(typIndex),
 		sizeOfParamResultSlice: sizeOfParamResultSlice,
 		requiredParams:         typ.ParamNumInUint64,
 		numberOfResults:        typ.ResultNumInUint64,
@@ -329,14 +333,36 @@ func (m *moduleEngine) FunctionInstanceReference(funcIndex wasm.Index) wasm.Refe
 	executable := &p.executable[p.functionOffsets[localIndex]]
 	typeID := m.module.TypeIDs[m.module.Source.FunctionSection[localIndex]]
 
-	lf := &functionInstance{
+	lf := m.newFunctionInstance()
+	*lf = functionInstance{
 		executable:             executable,
 		moduleContextOpaquePtr: m.opaquePtr,
 		typeID:                 typeID,
 		indexInModule:          funcIndex,
 	}
-	m.localFunctionInstances = append(m.localFunctionInstances, lf)
 	return uintptr(unsafe.Pointer(lf))
+}
+
+// functionInstanceSlab is the most function instances allocated at once.
+const functionInstanceSlab = 4096
+
+// newFunctionInstance returns a new function instance that lives as long as
+// m. They are allocated in slabs (of twice as many as before, up to
+// functionInstanceSlab): an instance of a module whose table holds tens of
+// thousands of functions made as many allocations. (pybox patch 0045.)
+func (m *moduleEngine) newFunctionInstance() *functionInstance {
+	n := len(m.functionInstances)
+	if n == 0 || len(m.functionInstances[n-1]) == cap(m.functionInstances[n-1]) {
+		size := 16
+		if n > 0 {
+			size = min(2*cap(m.functionInstances[n-1]), functionInstanceSlab)
+		}
+		m.functionInstances = append(m.functionInstances, make([]functionInstance, 0, size))
+		n++
+	}
+	slab := &m.functionInstances[n-1]
+	*slab = (*slab)[:len(*slab)+1]
+	return &(*slab)[len(*slab)-1]
 }
 
 // LookupFunction implements wasm.ModuleEngine.

@@ -23,6 +23,24 @@ func ensureElementKindFuncRef(r *bytes.Reader) error {
 //
 // https://www.w3.org/TR/2019/REC-wasm-core-1-20191205/#element-section%E2%91%A0
 func encodeElement(e *wasm.ElementSegment) (ret []byte) {
+	if e.FuncIndexes != nil { // (pybox patch 0045)
+		switch e.Mode {
+		case wasm.ElementModeActive:
+			ret = append(ret, 2) // table index, offset, elemkind, vec(funcidx)
+			ret = append(ret, leb128.EncodeUint32(e.TableIndex)...)
+			ret = append(ret, encodeConstantExpression(e.OffsetExpr)...)
+		case wasm.ElementModePassive:
+			ret = append(ret, 1) // elemkind, vec(funcidx)
+		default:
+			ret = append(ret, 3)
+		}
+		ret = append(ret, 0) // elemkind funcref
+		ret = append(ret, leb128.EncodeUint32(uint32(len(e.FuncIndexes)))...)
+		for _, i := range e.FuncIndexes {
+			ret = append(ret, leb128.EncodeUint32(i)...)
+		}
+		return
+	}
 	if e.Mode == wasm.ElementModeActive {
 		ret = append(ret, leb128.EncodeInt32(int32(e.TableIndex))...)
 		ret = append(ret, encodeConstantExpression(e.OffsetExpr)...)

@@ -16,12 +16,17 @@ import (
 
 // DecodeModule implements wasm.DecodeModule for the WebAssembly 1.0 (20191205) Binary Format
 // See https://www.w3.org/TR/2019/REC-wasm-core-1-20191205/#binary-format%E2%91%A0
+//
+// With omitBodies, the entries of the code section are checked to be framed
+// within it and counted (wasm.Module OmittedBodyCount) but not decoded or
+// kept: for a caller that only loads the module's compiled code (pybox
+// patch 0044).
 func DecodeModule(
 	binary []byte,
 	enabledFeatures api.CoreFeatures,
 	memoryLimitPages uint32,
 	memoryCapacityFromMax,
-	dwarfEnabled, storeCustomSections bool,
+	dwarfEnabled, storeCustomSections, omitBodies bool,
 ) (*wasm.Module, error) {
 	r := bytes.NewReader(binary)
 
@@ -140,7 +145,11 @@ func DecodeModule(
 		case wasm.SectionIDElement:
 			m.ElementSection, err = decodeElementSection(r, enabledFeatures)
 		case wasm.SectionIDCode:
-			m.CodeSection, err = decodeCodeSection(r)
+			if omitBodies {
+				m.OmittedBodyCount, err = countCodeSection(r)
+			} else {
+				m.CodeSection, err = decodeCodeSection(r)
+			}
 		case wasm.SectionIDData:
 			m.DataSection, err = decodeDataSection(r, enabledFeatures)
 		case wasm.SectionIDDataCount:

@@ -3,6 +3,7 @@ package binary
 import (
 	"bytes"
 	"fmt"
+	"io"
 
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/internal/leb128"
@@ -20,13 +21,19 @@ func ensureElementKindFuncRef(r *bytes.Reader) error {
 	return nil
 }
 
-func decodeElementInitValueVector(r *bytes.Reader) ([]wasm.ConstantExpression, error) {
+// decodeElementInitValueVector decodes a vector of function indexes: the
+// segment's FuncIndexes, which stand for as many `ref.func` expressions
+// without a constant expression (and its allocation) each (pybox patch 0045).
+func decodeElementInitValueVector(r *bytes.Reader) ([]wasm.Index, error) {
 	vs, _, err := leb128.DecodeUint32(r)
 	if err != nil {
 		return nil, fmt.Errorf("get size of vector: %w", err)
 	}
+	if int64(vs) > int64(r.Len()) { // each index takes at least a byte
+		return nil, fmt.Errorf("read function index: %w", io.ErrUnexpectedEOF)
+	}
 
-	vec := make([]wasm.ConstantExpression, vs)
+	vec := make([]wasm.Index, vs)
 	for i := range vec {
 		u32, _, err := leb128.DecodeUint32(r)
 		if err != nil {
@@ -36,7 +43,7 @@ func decodeElementInitValueVector(r *bytes.Reader) ([]wasm.ConstantExpression, e
 		if u32 >= wasm.MaximumFunctionIndex {
 			return nil, fmt.Errorf("too large function index in Element init: %d", u32)
 		}
-		vec[i] = wasm.NewConstantExpressionFromOpcode(wasm.OpcodeRefFunc, leb128.EncodeUint32(u32))
+		vec[i] = u32
 	}
 	return vec, nil
 }
@@ -117,7 +124,7 @@ func decodeElementSegment(r *bytes.Reader, enabledFeatures api.CoreFeatures, ret
 			return fmt.Errorf("read expr for offset: %w", err)
 		}
 
-		ret.Init, err = decodeElementInitValueVector(r)
+		ret.FuncIndexes, err = decodeElementInitValueVector(r)
 		if err != nil {
 			return err
 		}
@@ -131,7 +138,7 @@ func decodeElementSegment(r *bytes.Reader, enabledFeatures api.CoreFeatures, ret
 			return err
 		}
 
-		ret.Init, err = decodeElementInitValueVector(r)
+		ret.FuncIndexes, err = decodeElementInitValueVector(r)
 		if err != nil {
 			return err
 		}
@@ -160,7 +167,7 @@ func decodeElementSegment(r *bytes.Reader, enabledFeatures api.CoreFeatures, ret
 			return err
 		}
 
-		ret.Init, err = decodeElementInitValueVector(r)
+		ret.FuncIndexes, err = decodeElementInitValueVector(r)
 		if err != nil {
 			return err
 		}
@@ -173,7 +180,7 @@ func decodeElementSegment(r *bytes.Reader, enabledFeatures api.CoreFeatures, ret
 		if err = ensureElementKindFuncRef(r); err != nil {
 			return err
 		}
-		ret.Init, err = decodeElementInitValueVector(r)
+		ret.FuncIndexes, err = decodeElementInitValueVector(r)
 		if err != nil {
 			return err
 		}

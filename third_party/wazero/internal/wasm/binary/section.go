@@ -259,6 +259,29 @@ func decodeCodeSection(r *bytes.Reader) ([]wasm.Code, error) {
 	return result, nil
 }
 
+// countCodeSection reads a code section without decoding its entries: each
+// entry's size must lie within the section. It returns the number of
+// entries. (pybox patch 0044.)
+func countCodeSection(r *bytes.Reader) (uint32, error) {
+	vs, _, err := leb128.DecodeUint32(r)
+	if err != nil {
+		return 0, fmt.Errorf("get size of vector: %w", err)
+	}
+	for i := uint32(0); i < vs; i++ {
+		size, _, err := leb128.DecodeUint32(r)
+		if err != nil {
+			return 0, fmt.Errorf("read %d-th code segment: get the size of code: %w", i, err)
+		}
+		if size == 0 || int64(size) > int64(r.Len()) {
+			return 0, fmt.Errorf("read %d-th code segment: %v", i, io.ErrUnexpectedEOF)
+		}
+		if _, err = r.Seek(int64(size), io.SeekCurrent); err != nil {
+			return 0, err
+		}
+	}
+	return vs, nil
+}
+
 func decodeDataSection(r *bytes.Reader, enabledFeatures api.CoreFeatures) ([]wasm.DataSegment, error) {
 	vs, _, err := leb128.DecodeUint32(r)
 	if err != nil {
