@@ -109,7 +109,7 @@ func guardTestModule() []byte {
 			{Results: []wasm.ValueType{i32}},                                     // 5
 			{Params: []wasm.ValueType{i32, i32}, Results: []wasm.ValueType{i32}}, // 6
 		},
-		FunctionSection: []wasm.Index{0, 1, 2, 3, 0, 4, 5, 6, 6, 0, 6},
+		FunctionSection: []wasm.Index{0, 1, 2, 3, 0, 4, 5, 6, 6, 0, 6, 5},
 		CodeSection: []wasm.Code{
 			{Body: []byte{0x20, 0, 0x28, 2, 0, 0x0b}},                                                    // 0 load32(a): i32.load a
 			{Body: cat([]byte{0x20, 0, 0x29, 3}, u32max, []byte{0x0b})},                                  // 1 load_off(a): i64.load offset=0xFFFFFFFF
@@ -124,6 +124,9 @@ func guardTestModule() []byte {
 			// 10 call_grow_then_atomic(a, n): i32.atomic.load 0 (reads the length), call grow(n), then
 			// i32.atomic.load a, checked against the length reloaded after the call
 			{Body: []byte{0x41, 0, 0xfe, 0x10, 2, 0, 0x1a, 0x20, 1, 0x10, 4, 0x1a, 0x20, 0, 0xfe, 0x10, 2, 0, 0x0b}},
+			// 11 load_const_high(): i32.load (i32.const 0xFFFFFFF0), a constant
+			// address of 2 GiB or more (pybox patch 0051)
+			{Body: []byte{0x41, 0x70, 0x28, 2, 0, 0x0b}},
 		},
 		MemorySection: &wasm.Memory{Min: 1, Max: 4, IsMaxEncoded: true},
 		ExportSection: []wasm.Export{
@@ -139,6 +142,7 @@ func guardTestModule() []byte {
 			{Type: wasm.ExternTypeFunc, Name: "call_grow_then_load", Index: 8},
 			{Type: wasm.ExternTypeFunc, Name: "load_v128", Index: 9},
 			{Type: wasm.ExternTypeFunc, Name: "call_grow_then_atomic", Index: 10},
+			{Type: wasm.ExternTypeFunc, Name: "load_const_high", Index: 11},
 		},
 	}
 	return binaryencoding.EncodeModule(m)
@@ -246,6 +250,11 @@ func testGuardedMemoryTraps(t *testing.T, r wazero.Runtime, compiled wazero.Comp
 	f.traps("load_off", 0xFFFFFFFF)
 	f.traps("store_off", 0xFFFFFFFF, 1)
 	f.traps("load_v128", page-15)
+	// A constant address is zero-extended like any other: 0xFFFFFFF0 is
+	// 16 bytes below 4 GiB, not 16 bytes below the memory (pybox patch
+	// 0051; before it, amd64 sign-extended it and the load read the host's
+	// memory below the reservation, or crashed the process there).
+	f.traps("load_const_high")
 	// A store that straddles the end writes nothing.
 	require.Equal(t, uint64(0x01020304), f.ok("load32", page-4))
 	b, ok := f.mod.Memory().Read(page-4, 4)

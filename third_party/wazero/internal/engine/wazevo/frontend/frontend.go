@@ -56,6 +56,12 @@ type Compiler struct {
 	mutableGlobalVariablesIndexes         []wasm.Index // index to ^.
 	needListener                          bool
 	needSourceOffsetInfo                  bool
+
+	// guardedMemoryBase is, with a guarded memory, the memory base loaded
+	// once in the entry block: such a memory never moves, so every access
+	// of the function uses this one value (pybox patch 0050).
+	guardedMemoryBase ssa.Value
+
 	// br is reused during lowering.
 	br            *bytes.Reader
 	loweringState loweringState
@@ -144,6 +150,7 @@ func NewFrontendCompiler(m *wasm.Module, ssaBuilder ssa.Builder, offset *wazevoa
 		ensureTermination:    ensureTermination,
 		needSourceOffsetInfo: sourceInfo,
 		tryTableMetadata:     &localTryTableMetadata{},
+		guardedMemoryBase:    ssa.ValueInvalid,
 	}
 	c.declareSignatures(listenerOn)
 	return c
@@ -440,6 +447,18 @@ func (c *Compiler) LowerToSSA() {
 	}
 	c.declareWasmLocals()
 	c.declareNecessaryVariables()
+
+	// A guarded memory never moves (pybox patch 0012), so its base is one
+	// value for the whole function, loaded here. Looked up as a variable
+	// instead, it was loaded again from the module context at every block
+	// with several predecessors (each bytecode handler of an interpreter
+	// loop: reload the module context from the stack, then the base);
+	// now a block that needs it at worst reloads it from its spill slot.
+	// Unused, the load is removed as dead code.
+	c.guardedMemoryBase = ssa.ValueInvalid
+	if c.needMemory && c.guardedMemory {
+		c.guardedMemoryBase = c.getMemoryBaseValue(true)
+	}
 
 	c.lowerBody(entryBlock)
 }

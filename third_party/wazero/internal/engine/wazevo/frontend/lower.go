@@ -4496,6 +4496,9 @@ const (
 )
 
 func (c *Compiler) getMemoryBaseValue(forceReload bool) ssa.Value {
+	if c.guardedMemoryBase.Valid() {
+		return c.guardedMemoryBase
+	}
 	builder := c.ssaBuilder
 	variable := c.memoryBaseVariable
 	if !forceReload {

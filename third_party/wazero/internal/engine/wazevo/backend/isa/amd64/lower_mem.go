@@ -164,10 +164,14 @@ func (m *machine) lowerAddendFromInstr(instr *ssa.Instruction) addend {
 		}
 		constInst := inputDef.IsFromInstr() && inputDef.Instr.Constant()
 		switch {
+		// A constant folds into the offset extended as the instruction says
+		// (pybox patch 0051: the two were swapped, so a Wasm address of 2 GiB
+		// or more given as a constant became a negative offset from the
+		// memory base, i.e. an access below the linear memory).
 		case constInst && op == ssa.OpcodeSExtend:
-			return addend{regalloc.VRegInvalid, int64(uint32(inputDef.Instr.ConstantVal())), 0}
+			return addend{regalloc.VRegInvalid, int64(int32(inputDef.Instr.ConstantVal())), 0} // sign-extend.
 		case constInst && op == ssa.OpcodeUExtend:
-			return addend{regalloc.VRegInvalid, int64(int32(inputDef.Instr.ConstantVal())), 0} // sign-extend!
+			return addend{regalloc.VRegInvalid, int64(uint32(inputDef.Instr.ConstantVal())), 0} // zero-extend.
 		default:
 			r := m.getOperand_Reg(inputDef)
 			return addend{r.reg(), 0, 0}
