@@ -608,3 +608,31 @@ func TestExtractBundleRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestChunkWriterError: a write error of the writing goroutine stops the
+// writes and comes back from Write/ReadFrom and Close.
+func TestChunkWriterError(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(name, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(name) // read-only: every write fails
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := newChunkWriter(f)
+	chunk := make([]byte, packWriteBuffer)
+	var werr error
+	for range 2 * packWriteBuffers {
+		if _, werr = w.Write(chunk); werr != nil {
+			break
+		}
+	}
+	if _, rerr := w.ReadFrom(bytes.NewReader(chunk)); werr == nil && rerr == nil {
+		t.Errorf("writes and ReadFrom of %d buffers to a read-only file succeeded", 2*packWriteBuffers+1)
+	}
+	if err := w.Close(); err == nil {
+		t.Errorf("Close: no error")
+	}
+}

@@ -2,7 +2,6 @@ package packages
 
 import (
 	"archive/tar"
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -18,6 +17,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -48,8 +48,11 @@ const (
 	// every page size in use (4 KiB, 16 KiB on Apple silicon, 64 KiB on
 	// some arm64 kernels), so its pages are its own.
 	packAlign = 64 << 10
-	// packWriteBuffer is how many decoded bytes are written at once.
-	packWriteBuffer = 1 << 20
+	// packWriteBuffer is how many decoded bytes are written at once, and
+	// packWriteBuffers how many such buffers there are (one being filled,
+	// the others written or waiting to be).
+	packWriteBuffer  = 1 << 20
+	packWriteBuffers = 3
 )
 
 var packCRC = crc32.MakeTable(crc32.Castagnoli)
@@ -60,8 +63,13 @@ var packCRC = crc32.MakeTable(crc32.Castagnoli)
 // is needed or the same name twice) and only folders and regular files are
 // accepted; a name is only a key in the index, and the only file created
 // is dir/pack, so nothing can land anywhere else.
+//
+// It is what a first run on an empty cache folder waits for, so work is
+// spread over goroutines: zstd decodes in two stages (WithDecoderConcurrency),
+// and the decoded bytes are written to the file by a goroutine of their
+// own (chunkWriter).
 func extractPack(dir string, compressed []byte) (err error) {
-	zr, err := zstd.NewReader(bytes.NewReader(compressed), zstd.WithDecoderConcurrency(1))
+	zr, err := zstd.NewReader(bytes.NewReader(compressed), zstd.WithDecoderConcurrency(2))
 	if err != nil {
 		return fmt.Errorf("zstd: %w", err)
 	}
@@ -71,24 +79,23 @@ func extractPack(dir string, compressed []byte) (err error) {
 	if err != nil {
 		return fmt.Errorf("create %s: %w", name, err)
 	}
+	cw := newChunkWriter(f)
 	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("write %s: %w", name, cerr)
+		werr := cw.Close()
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if err == nil && werr != nil {
+			err = fmt.Errorf("write %s: %w", name, werr)
 		}
 	}()
-	w := &packWriter{w: bufio.NewWriterSize(f, packWriteBuffer), kinds: map[string]bool{}}
-	if err := w.decode(tar.NewReader(zr)); err != nil {
-		return err
-	}
-	if err := w.w.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	return nil
+	w := &packWriter{w: cw, kinds: map[string]bool{}}
+	return w.decode(tar.NewReader(zr))
 }
 
 // packWriter writes a pack as its tar is decoded.
 type packWriter struct {
-	w     *bufio.Writer
+	w     *chunkWriter
 	off   int64           // bytes written so far
 	kinds map[string]bool // names seen: true for a folder
 	index strings.Builder
@@ -156,7 +163,7 @@ func (p *packWriter) decode(tr *tar.Reader) error {
 	binary.LittleEndian.PutUint64(trailer[8:], uint64(len(index)))
 	binary.LittleEndian.PutUint32(trailer[16:], crc32.Checksum([]byte(index), packCRC))
 	copy(trailer[24:], packMagic)
-	if _, err := p.w.WriteString(index); err != nil {
+	if _, err := p.w.Write([]byte(index)); err != nil {
 		return fmt.Errorf("write the pack's index: %w", err)
 	}
 	if _, err := p.w.Write(trailer[:]); err != nil {
@@ -206,6 +213,104 @@ func (p *packWriter) copy(r io.Reader, size int64, h hash.Hash) error {
 	n, err := io.CopyN(w, r, size)
 	p.off += n
 	return err
+}
+
+// chunkWriter gathers what is written in buffers of packWriteBuffer bytes
+// and writes each full one to a file from a goroutine of its own, so that
+// writing overlaps decoding. The first write error stops further writes
+// and is returned by the next Write or ReadFrom, and by Close.
+type chunkWriter struct {
+	f    *os.File
+	cur  []byte      // being filled
+	full chan []byte // to write
+	free chan []byte // written
+	done chan struct{}
+	err  atomic.Pointer[error] // the first write error
+}
+
+func newChunkWriter(f *os.File) *chunkWriter {
+	w := &chunkWriter{f: f, full: make(chan []byte, packWriteBuffers), free: make(chan []byte, packWriteBuffers), done: make(chan struct{})}
+	for range packWriteBuffers - 1 {
+		w.free <- make([]byte, 0, packWriteBuffer)
+	}
+	w.cur = make([]byte, 0, packWriteBuffer)
+	go w.write()
+	return w
+}
+
+// write is the goroutine that writes full buffers.
+func (w *chunkWriter) write() {
+	defer close(w.done)
+	for b := range w.full {
+		if w.err.Load() == nil {
+			if _, err := w.f.Write(b); err != nil {
+				w.err.Store(&err)
+			}
+		}
+		w.free <- b[:0]
+	}
+}
+
+// next hands the full buffer to the writer and takes an empty one.
+func (w *chunkWriter) next() error {
+	if err := w.err.Load(); err != nil {
+		return *err
+	}
+	w.full <- w.cur
+	w.cur = <-w.free
+	return nil
+}
+
+// Write implements io.Writer.
+func (w *chunkWriter) Write(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		if len(w.cur) == cap(w.cur) {
+			if err := w.next(); err != nil {
+				return n, err
+			}
+		}
+		k := copy(w.cur[len(w.cur):cap(w.cur)], p[n:])
+		w.cur = w.cur[:len(w.cur)+k]
+		n += k
+	}
+	return n, nil
+}
+
+// ReadFrom implements io.ReaderFrom: it reads into the buffers directly.
+func (w *chunkWriter) ReadFrom(r io.Reader) (int64, error) {
+	var total int64
+	for {
+		if len(w.cur) == cap(w.cur) {
+			if err := w.next(); err != nil {
+				return total, err
+			}
+		}
+		n, err := r.Read(w.cur[len(w.cur):cap(w.cur)])
+		w.cur = w.cur[:len(w.cur)+n]
+		total += int64(n)
+		if errors.Is(err, io.EOF) {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+}
+
+// Close writes what is buffered, waits for the writer and returns the
+// first write error.
+func (w *chunkWriter) Close() error {
+	if len(w.cur) > 0 && w.err.Load() == nil {
+		w.full <- w.cur
+		w.cur = nil
+	}
+	close(w.full)
+	<-w.done
+	if err := w.err.Load(); err != nil {
+		return *err
+	}
+	return nil
 }
 
 // packSource is an opened pack: mapped read-only where the platform maps
@@ -322,17 +427,15 @@ func readPack(src *packSource, size int64, bad func(string, ...any) error) (*Bun
 			}
 			tb.dir(line[2:])
 		case strings.HasPrefix(line, "f "):
-			fields := strings.SplitN(line[2:], " ", 4)
-			if len(fields) != 4 {
+			modeText, more, ok1 := strings.Cut(line[2:], " ")
+			sizeText, more, ok2 := strings.Cut(more, " ")
+			offText, name, ok3 := strings.Cut(more, " ")
+			mode, err1 := strconv.ParseUint(modeText, 8, 32)
+			n, err2 := strconv.ParseInt(sizeText, 10, 64)
+			off, err3 := strconv.ParseInt(offText, 10, 64)
+			if !ok1 || !ok2 || !ok3 || err1 != nil || err2 != nil || err3 != nil || n < 0 || off < 0 || off > int64(indexOff)-n {
 				return nil, bad("line %q", line)
 			}
-			mode, err1 := strconv.ParseUint(fields[0], 8, 32)
-			n, err2 := strconv.ParseInt(fields[1], 10, 64)
-			off, err3 := strconv.ParseInt(fields[2], 10, 64)
-			if err1 != nil || err2 != nil || err3 != nil || n < 0 || off < 0 || off > int64(indexOff)-n {
-				return nil, bad("line %q", line)
-			}
-			name := fields[3]
 			switch name {
 			case "python.wasm":
 				if b.Wasm, err = src.bytes(off, n); err != nil {
