@@ -1,3 +1,5 @@
+//go:build unix
+
 package packages_test
 
 import (
