@@ -79,10 +79,10 @@ const BundleEnv = "PYBOX_BUNDLE"
 // every caller in the process.
 //
 // The first process to use a bundle extracts it into the cache folder
-// (CacheDir, under "bundle-" and a hash of the compressed bundle; 5,190
-// files, seconds on a busy disk); later ones read only its index and
-// python.wasm, and guests read the other files from there as they import
-// them. DefaultPackages lists the bundle's packages without this. Where the cache folder
+// (CacheDir, under "bundle-" and a hash of the compressed bundle: one
+// file, the pack, 225 MB; about a second of CPU); later ones map it and
+// read only its index, and guests read the other files from the mapping
+// as they import them. DefaultPackages lists the bundle's packages without this. Where the cache folder
 // cannot be written, the bundle is decoded into memory instead (about 0.2 s
 // and 40 MB per process).
 func Default() (*Bundle, error) {

@@ -22,3 +22,12 @@ func mapFile(f *os.File) ([]byte, error) {
 	}
 	return unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_SHARED)
 }
+
+// mapReadOnly maps the first size bytes of f read-only, as mapFile does,
+// or fails (then the caller reads the file instead).
+func mapReadOnly(f *os.File, size int64) ([]byte, error) {
+	if size <= 0 || size != int64(int(size)) {
+		return nil, unix.EINVAL
+	}
+	return unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+}

@@ -14,9 +14,11 @@ import (
 
 // Tree is an immutable file tree implementing io/fs.FS. The runtime mounts
 // it read-only into every guest, so one copy of the standard library serves
-// all interpreters in the process. File contents are either held in memory or
-// read on demand from a bundle extracted on disk (see Default); the tree's
-// shape (names, sizes, modes) is always in memory.
+// all interpreters in the process. File contents are held in memory (or in
+// the mapping of a bundle extracted into the cache folder, see Default), or
+// read on demand from that bundle where files are not mapped, or from an
+// extracted bundle of the older one-file-per-file layout; the tree's shape
+// (names, sizes, modes) is always in memory.
 //
 // Paths are slash-separated and relative ("lib/python3.11/os.pyc"), as
 // io/fs requires. A Tree is safe for concurrent use: nothing mutates it after
@@ -29,7 +31,9 @@ type Tree struct {
 type node struct {
 	name    string
 	dir     bool
-	data    []byte   // contents, for in-memory files
+	data    []byte      // contents, for in-memory (or mapped) files
+	at      io.ReaderAt // where the contents are, from off, for files read on demand
+	off     int64
 	disk    *os.Root // where the contents are, for files on disk
 	path    string   // the file's path in disk
 	size    int64
@@ -109,7 +113,7 @@ func (b *treeBuilder) add(p string, data []byte, mode fs.FileMode) (*node, error
 			return nil, &fs.PathError{Op: "add", Path: p, Err: errors.New("a directory exists at this path")}
 		}
 		b.t.size -= old.size
-		old.data, old.disk, old.path, old.size, old.mode = data, nil, p, int64(len(data)), mode.Perm()&0o555
+		old.data, old.at, old.off, old.disk, old.path, old.size, old.mode = data, nil, 0, nil, p, int64(len(data)), mode.Perm()&0o555
 		b.t.size += old.size
 		return old, nil
 	}
@@ -130,6 +134,18 @@ func (b *treeBuilder) diskFile(p string, root *os.Root, size int64, mode fs.File
 		return err
 	}
 	n.disk, n.size = root, size
+	b.t.size += size
+	return nil
+}
+
+// readerFile adds a file whose size bytes are read from at, from off, when
+// used.
+func (b *treeBuilder) readerFile(p string, at io.ReaderAt, off, size int64, mode fs.FileMode) error {
+	n, err := b.add(p, nil, mode)
+	if err != nil {
+		return err
+	}
+	n.at, n.off, n.size = at, off, size
 	b.t.size += size
 	return nil
 }
@@ -164,6 +180,13 @@ func (t *Tree) ReadFile(name string) ([]byte, error) {
 	if n.disk != nil {
 		return n.disk.ReadFile(n.path)
 	}
+	if n.at != nil {
+		data := make([]byte, n.size)
+		if _, err := n.at.ReadAt(data, n.off); err != nil {
+			return nil, &fs.PathError{Op: "readfile", Path: name, Err: err}
+		}
+		return data, nil
+	}
 	return n.data, nil
 }
 
@@ -196,6 +219,9 @@ func (t *Tree) Open(name string) (fs.File, error) {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 		}
 		return &treeFile{n: n, r: f}, nil
+	}
+	if n.at != nil {
+		return &treeFile{n: n, r: io.NewSectionReader(n.at, n.off, n.size)}, nil
 	}
 	return &treeFile{n: n, r: bytes.NewReader(n.data)}, nil
 }

@@ -117,7 +117,7 @@ func TestSetupCacheDirHoldsBundle(t *testing.T) {
 		dir  string
 		want bool
 	}{{dir, true}, {other, false}} {
-		got, _ := filepath.Glob(filepath.Join(c.dir, "bundle-*", "index"))
+		got, _ := filepath.Glob(filepath.Join(c.dir, "bundle-*", "pack"))
 		if (len(got) > 0) != c.want {
 			t.Errorf("extracted bundle in %s: %v, want present=%v", c.dir, got, c.want)
 		}
