@@ -228,4 +228,16 @@ if files is not None:
     paths = [a for a in pytest_args if os.path.exists(a)]
     args = [a for a in args if a not in paths] + files
 
-sys.exit(pytest.main(args))
+class _RunParallelMarkers:
+    """statsmodels marks tests @pytest.mark.thread_unsafe, a marker that
+    pytest-run-parallel (one of its dev requirements; it runs tests in
+    threads, which WASI lacks) registers: with --strict-markers the files
+    using it fail to collect. The marker is registered here instead."""
+
+    def pytest_configure(self, config):
+        config.addinivalue_line(
+            "markers", "thread_unsafe: (pytest-run-parallel's; no threads here)")
+
+
+sys.exit(pytest.main(args, plugins=[_RunParallelMarkers()]
+                     if suite == "statsmodels" else None))
