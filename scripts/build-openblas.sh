@@ -111,7 +111,7 @@ else
   INT_SUBROUTINES_FRESH=1 python3 "$HERE/int-subroutines.py" "$W/src"
   # lapack-netlib's C translation of SGELSD (C_LAPACK=1 only) carries
   # upstream's debugging prints, fprintf(stdout, "start of SGELSD\n") and
-  # a dozen more, each alone on its line: float32 least squares
+  # 18 more, each alone on its line: float32 least squares
   # (scipy.linalg.lstsq, so sklearn's LinearRegression on float32 data)
   # printed them into the user's output (docs/upstream-tests.md, issue 15).
   sed -i '/fprintf(stdout,/d' lapack-netlib/SRC/sgelsd.c
