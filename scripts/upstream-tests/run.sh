@@ -112,7 +112,9 @@ for sub in regression genmod discrete formula; do
   SUITE[sm-$sub]=statsmodels; ARGS[sm-$sub]="statsmodels/$sub"
 done
 ALL="core lib linalg fft random ma polynomial matrixlib pillow pd-parsers pd-groupby pd-reshape pd-frame pd-tseries mpl-figure mpl-axes mpl-image mpl-text mpl-colors"
-# Not in ALL while the committed bundle lacks them (name them to run them).
+# Not in ALL: whole, they take hours on 2 cores (scipy/stats alone collects
+# 12,628 tests); name them, with SAMPLE, to run them (docs/upstream-tests.md,
+# "scipy, scikit-learn and statsmodels").
 SCIENCE="sp-stats sp-optimize sp-linalg sp-sparse sp-interpolate sp-signal sp-integrate sp-spatial sp-special sk-linear_model sk-tree sk-ensemble sk-cluster sk-preprocessing sk-model_selection sk-metrics sm-regression sm-genmod sm-discrete sm-formula"
 
 subsets=${*:-$ALL}
