@@ -322,7 +322,7 @@ func TestTracebackTrimIsTemporary(t *testing.T) {
 }
 
 // TestRefusalsExplainThemselves: sockets, asyncio's network and process
-// functions and threads are refused with a message that names the operation
+// functions, multiprocessing's workers and threads are refused with a message that names the operation
 // and the reason; importing the modules still works.
 func TestRefusalsExplainThemselves(t *testing.T) {
 	tests := []struct {
@@ -337,6 +337,11 @@ func TestRefusalsExplainThemselves(t *testing.T) {
 		{"start_server", "import asyncio\nasyncio.start_server(None, '0.0.0.0', 8080)", "PermissionError", []string{"network denied: cannot serve on ('0.0.0.0', 8080)"}},
 		{"subprocess_exec", "import asyncio\nasyncio.run(asyncio.create_subprocess_exec('ls', '-l'))", "PermissionError", []string{"process denied: cannot run 'ls'", "no processes"}},
 		{"subprocess_shell", "import asyncio.subprocess as s\ns.create_subprocess_shell('ls')", "PermissionError", []string{"process denied: cannot run 'ls'"}},
+		{"multiprocessing.Pool", "import multiprocessing\nmultiprocessing.Pool(2)", "PermissionError", []string{"process denied: cannot start a process pool (multiprocessing.Pool)", "no processes", "n_jobs=1"}},
+		{"forkserver Pool", "import multiprocessing\nmultiprocessing.set_start_method('forkserver', force=True)\nmultiprocessing.get_context('forkserver').Pool(2)", "PermissionError", []string{"process denied: cannot start a process pool"}},
+		{"multiprocessing.Process", "import multiprocessing\nmultiprocessing.Process(target=print, name='w').start()", "PermissionError", []string{"process denied: cannot start process 'w'"}},
+		{"multiprocessing.Manager", "import multiprocessing\nmultiprocessing.Manager()", "PermissionError", []string{"process denied: cannot start a manager process"}},
+		{"scipy workers", "from scipy.optimize import differential_evolution\ndifferential_evolution(lambda x: (x**2).sum(), [(-1, 1)], workers=2, updating='deferred', maxiter=1)", "PermissionError", []string{"process denied: cannot start a process pool", "workers=1"}},
 		// (asyncio signal handlers work: asyncio_basics.py.)
 		{"thread", "import threading\nthreading.Thread(target=print, name='worker').start()", "RuntimeError", []string{"thread denied: cannot start thread 'worker'", "no threads", "call the function directly"}},
 		{"_thread", "import _thread\n_thread.start_new_thread(print, ())", "RuntimeError", []string{"thread denied: cannot start a thread running <built-in function print>"}},

@@ -109,6 +109,15 @@ else
   # Subroutines return int everywhere (see the header and
   # scripts/openblas/int-subroutines.py).
   INT_SUBROUTINES_FRESH=1 python3 "$HERE/int-subroutines.py" "$W/src"
+  # lapack-netlib's C translation of SGELSD (C_LAPACK=1 only) carries
+  # upstream's debugging prints, fprintf(stdout, "start of SGELSD\n") and
+  # 18 more, each alone on its line: float32 least squares
+  # (scipy.linalg.lstsq, so sklearn's LinearRegression on float32 data)
+  # printed them into the user's output (docs/upstream-tests.md, issue 15).
+  sed -i '/fprintf(stdout,/d' lapack-netlib/SRC/sgelsd.c
+  if grep -n 'fprintf(stdout' lapack-netlib/SRC/sgelsd.c; then
+    echo "sgelsd.c still prints to stdout: revisit this step" >&2; exit 1
+  fi
 fi
 
 log "openblas: compile (libs, netlib)"

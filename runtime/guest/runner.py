@@ -163,6 +163,33 @@ def _patch_subprocess(mod):
     mod.Popen.__del__ = lambda self: None
 
 
+_NO_MP = ("process denied: cannot start %s: the pybox sandbox has no processes, so "
+          "multiprocessing cannot start workers; run the work in this process (scipy: "
+          "workers=1; scikit-learn and joblib: n_jobs=1)")
+
+
+def _patch_mp_context(mod):
+    # WASI has no processes and CPython for WASI no _multiprocessing: Pool()
+    # and Manager() failed with "No module named '_multiprocessing'", and
+    # get_context("forkserver") (asked for by scipy's workers=N and by
+    # scipy's own test set-up) with "forkserver start method not available".
+    # Start methods can be asked for and set; starting workers is refused.
+    def Pool(self, processes=None, *a, **k):
+        raise PermissionError(_NO_MP % ("a process pool (multiprocessing.Pool)",))
+
+    def Manager(self):
+        raise PermissionError(_NO_MP % ("a manager process (multiprocessing.Manager)",))
+    mod.BaseContext.Pool, mod.BaseContext.Manager = Pool, Manager
+    if hasattr(mod, "ForkServerContext"):
+        mod.ForkServerContext._check_available = lambda self: None
+
+
+def _patch_mp_process(mod):
+    def start(self):
+        raise PermissionError(_NO_MP % ("process %r (multiprocessing.Process)" % self.name,))
+    mod.BaseProcess.start = start
+
+
 def _patch_socket(mod):
     def _deny(what):
         def f(self, address, *a):
@@ -1217,13 +1244,16 @@ class _PatchLoader:
 
 class _PatchFinder:
     """Patches subprocess, socket, asyncio, threading, concurrent.futures'
-    futures and thread pool, shutil's mode copying and matplotlib.pyplot right after they are first imported, and keeps _pybox from user code's
-    imports."""
+    futures and thread pool, multiprocessing's pools and processes, shutil's
+    mode copying and matplotlib.pyplot right after they are first imported,
+    and keeps _pybox from user code's imports."""
     _targets = {"subprocess": _patch_subprocess, "socket": _patch_socket,
                 "asyncio": _patch_asyncio, "threading": _patch_threading,
                 "concurrent.futures._base": _patch_futures_base,
                 "concurrent.futures.thread": _patch_futures_thread,
                 "shutil": _patch_shutil, "signal": _patch_signal,
+                "multiprocessing.context": _patch_mp_context,
+                "multiprocessing.process": _patch_mp_process,
                 "matplotlib.pyplot": lambda mod: _patch_pyplot(mod)}
 
     def find_spec(self, name, path=None, target=None):

@@ -189,9 +189,29 @@ elif suite == "matplotlib":
 elif suite in ("scipy", "sklearn", "statsmodels"):
     src = {"scipy": "/scipy-src", "sklearn": "/sklearn-src", "statsmodels": "/sm-src"}[suite]
     add_sdist_tests(suite, os.path.join(src, suite))
+    if suite == "scipy":
+        # test_minpack.py and test_nonlin.py import multiprocessing.pool at
+        # module level (a ThreadPool for a few tests), which needs
+        # _multiprocessing: a stand-in, installed after scipy is imported, so
+        # that the rest of those files runs. Not ctypes: scipy checks for it
+        # when its modules are imported, and tests import them lazily.
+        import standins
+        standins.install(["_multiprocessing"])
     os.chdir(src)  # pytest.ini / pyproject.toml: the project's pytest settings
     # Their conftest.py (src/NAME/conftest.py) is found by pytest as NAME.conftest.
     args = common + pytest_args
+    if suite == "scipy":
+        # pytest's default python_files also takes *_test.py, which makes it
+        # import scipy/stats/_bws_test.py and _page_trend_test.py (library
+        # modules, no tests) from the sdist while the bundle's copies are
+        # already imported: "import file mismatch" collection errors.
+        args = ["-o", "python_files=test_*.py"] + args
+    if suite == "statsmodels":
+        # pyproject.toml's addopts want pytest-randomly
+        # (--randomly-dont-reset-seed, not installed: pytest would stop on
+        # an unknown option) and write test-data.xml (--junitxml) into the
+        # read-only sdist; keep only its --strict.
+        args = ["-o", "addopts=--strict-markers"] + args
 else:
     sys.exit(f"unknown suite {suite!r}")
 
@@ -208,4 +228,16 @@ if files is not None:
     paths = [a for a in pytest_args if os.path.exists(a)]
     args = [a for a in args if a not in paths] + files
 
-sys.exit(pytest.main(args))
+class _RunParallelMarkers:
+    """statsmodels marks tests @pytest.mark.thread_unsafe, a marker that
+    pytest-run-parallel (one of its dev requirements; it runs tests in
+    threads, which WASI lacks) registers: with --strict-markers the files
+    using it fail to collect. The marker is registered here instead."""
+
+    def pytest_configure(self, config):
+        config.addinivalue_line(
+            "markers", "thread_unsafe: (pytest-run-parallel's; no threads here)")
+
+
+sys.exit(pytest.main(args, plugins=[_RunParallelMarkers()]
+                     if suite == "statsmodels" else None))

@@ -10,10 +10,12 @@ numpy's core test files import one of them at module level, so without them
 whole files (test_umath, test_numeric, test_api, ...) would fail to import
 and none of their thousands of tests would run.
 
-2. ``ctypes`` and ``mmap``: CPython for WASI has neither (``_ctypes`` needs
+2. ``ctypes``, ``mmap`` and ``_multiprocessing``: CPython for WASI has neither (``_ctypes`` needs
 libffi; WASI has no mmap). test_multiarray, test_dtype, test_ufunc,
 test_casting_unittests, test_umath_accuracy, test_memmap and lib's test_io
-import them at module level and use them in a few tests only. They are
+import them at module level and use them in a few tests only; scipy's
+test_minpack.py and test_nonlin.py import ``multiprocessing.pool`` (for a
+ThreadPool in a few tests), which imports ``_multiprocessing``. They are
 installed after numpy is imported, so numpy itself still sees
 ``ImportError`` (as any user code does) and behaves as it does in pybox.
 
@@ -40,6 +42,7 @@ WHY = {
     "numpy._core._simd": _TESTONLY,
     "ctypes": "CPython for WASI has no ctypes (_ctypes needs libffi)",
     "mmap": "CPython for WASI has no mmap module",
+    "_multiprocessing": "CPython for WASI has no _multiprocessing (no processes)",
 }
 
 
@@ -98,12 +101,13 @@ class _Finder:
         return None
 
 
-def install():
-    """Call after importing numpy. Only names that really fail to import
-    get a stand-in; the finder goes first because the stdlib's ctypes
-    package exists (it fails on importing _ctypes)."""
+def install(only=None):
+    """Call after importing numpy (or the package under test). Only names
+    that really fail to import get a stand-in (of ONLY, if given); the
+    finder goes first because the stdlib's ctypes package exists (it fails
+    on importing _ctypes)."""
     names = set()
-    for name in WHY:
+    for name in only or WHY:
         try:
             __import__(name)
         except ImportError:
