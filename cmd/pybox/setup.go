@@ -113,6 +113,9 @@ func cmdSetup(ctx context.Context, args []string) int {
 	}
 	eng.Close(context.Background())
 	took := time.Since(start)
+	// The compile's garbage (hundreds of MB the Go heap keeps for reuse)
+	// would otherwise stay resident under the snapshots' engines.
+	debug.FreeOSMemory()
 	if err := writeSnapshots(ctx, cacheDir, snapshot && !background, snapshot, quiet); err != nil {
 		fmt.Fprintf(os.Stderr, "pybox setup: %v\n", err)
 		return runtime.ExitCodeInternal
@@ -140,6 +143,8 @@ func writeSnapshots(ctx context.Context, cacheDir string, serve, run, quiet bool
 		if err := writeSnapshot(ctx, cfg, "pybox run starts from", quiet); err != nil {
 			return err
 		}
+		debug.FreeOSMemory() // that engine's memory, before the next one's
+
 	}
 	if serve {
 		cfg := serveEngineConfig(cacheDir, false, true, nil)
