@@ -341,6 +341,8 @@ func TestRefusalsExplainThemselves(t *testing.T) {
 		{"forkserver Pool", "import multiprocessing\nmultiprocessing.set_start_method('forkserver', force=True)\nmultiprocessing.get_context('forkserver').Pool(2)", "PermissionError", []string{"process denied: cannot start a process pool"}},
 		{"multiprocessing.Process", "import multiprocessing\nmultiprocessing.Process(target=print, name='w').start()", "PermissionError", []string{"process denied: cannot start process 'w'"}},
 		{"multiprocessing.Manager", "import multiprocessing\nmultiprocessing.Manager()", "PermissionError", []string{"process denied: cannot start a manager process"}},
+		{"ProcessPoolExecutor", "import concurrent.futures as cf\nwith cf.ProcessPoolExecutor(2) as ex:\n    list(ex.map(abs, [1]))", "PermissionError", []string{"process denied: cannot start a process pool (concurrent.futures.ProcessPoolExecutor)", "n_jobs=1", "ThreadPoolExecutor runs each call in turn"}},
+		{"from concurrent.futures import ProcessPoolExecutor", "from concurrent.futures import ProcessPoolExecutor\nProcessPoolExecutor()", "PermissionError", []string{"process denied: cannot start a process pool"}},
 		{"scipy workers", "from scipy.optimize import differential_evolution\ndifferential_evolution(lambda x: (x**2).sum(), [(-1, 1)], workers=2, updating='deferred', maxiter=1)", "PermissionError", []string{"process denied: cannot start a process pool", "workers=1"}},
 		// (asyncio signal handlers work: asyncio_basics.py.)
 		{"thread", "import threading\nthreading.Thread(target=print, name='worker').start()", "RuntimeError", []string{"thread denied: cannot start thread 'worker'", "no threads", "call the function directly"}},

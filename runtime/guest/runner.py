@@ -184,6 +184,30 @@ def _patch_mp_context(mod):
         mod.ForkServerContext._check_available = lambda self: None
 
 
+def _patch_futures_pkg(mod):
+    # concurrent.futures.ProcessPoolExecutor is imported on first use from
+    # concurrent.futures.process, which needs _multiprocessing: the user got
+    # "No module named '_multiprocessing'". Where that import fails, the name
+    # is a ProcessPoolExecutor whose construction is refused with the reason
+    # and what works instead.
+    orig = mod.__getattr__
+
+    def __getattr__(name):
+        try:
+            return orig(name)
+        except ImportError:
+            if name != "ProcessPoolExecutor":
+                raise
+
+        class ProcessPoolExecutor(mod.Executor):
+            def __init__(self, *args, **kwargs):
+                raise PermissionError(_NO_MP % ("a process pool (concurrent.futures.ProcessPoolExecutor)",)
+                                      + "; concurrent.futures.ThreadPoolExecutor runs each call in turn here")
+        mod.ProcessPoolExecutor = ProcessPoolExecutor
+        return ProcessPoolExecutor
+    mod.__getattr__ = __getattr__
+
+
 def _patch_mp_process(mod):
     def start(self):
         raise PermissionError(_NO_MP % ("process %r (multiprocessing.Process)" % self.name,))
@@ -1249,6 +1273,7 @@ class _PatchFinder:
     and keeps _pybox from user code's imports."""
     _targets = {"subprocess": _patch_subprocess, "socket": _patch_socket,
                 "asyncio": _patch_asyncio, "threading": _patch_threading,
+                "concurrent.futures": _patch_futures_pkg,
                 "concurrent.futures._base": _patch_futures_base,
                 "concurrent.futures.thread": _patch_futures_thread,
                 "shutil": _patch_shutil, "signal": _patch_signal,
