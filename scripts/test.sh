@@ -60,5 +60,5 @@ source scripts/test-postgres.sh
 step "compile the runtime once (pybox setup)"
 go run ./cmd/pybox setup
 # -race everywhere: the runtime, sessions and servers are concurrent.
-step "go test -race ./... (15-25 minutes on 2 cores; each package prints ok when done)"
+step "go test -race ./... (15-45 minutes on 2 cores; each package prints ok when done)"
 go test -race -count=1 -timeout 30m ./...
