@@ -225,7 +225,7 @@ type Engine struct {
 // once, that work took the Go processors just as the caller went on to
 // send the result (an interpreter's wasm code is preempted only at a host
 // call, after 10 ms), and `pybox serve` answered a fresh /v1/execute
-// 2-5 ms after the run had ended (10-15 ms with GOMAXPROCS=1), which made
+// 1.6-5 ms after the run had ended (10-15 ms with GOMAXPROCS=1), which made
 // up most of its latency (docs/RATIONALE.md, "The analyst's first lines").
 // An agent's next call comes seconds later, after the housekeeping.
 const settle = 10 * time.Millisecond

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"runtime/debug"
+	"runtime/trace"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,7 +37,7 @@ import (
 //   - run-p50-ms: the run's own duration_ms (handing the code to the
 //     interpreter until it ended);
 //   - minflt-per-call: the process's minor page faults during a call (the
-//     interpreter's first touches of its copy-on-write memory, mostly);
+//     interpreter's first touches of its copy-on-write memory among them);
 //   - snapshot-MiB: the non-zero bytes of the engine's snapshot, held once
 //     and shared copy-on-write by every interpreter; snapshot-size-MiB its
 //     whole linear memory;
@@ -44,6 +45,10 @@ import (
 //     run (16 sessions each ran the code; Linux smaps, Private_Clean +
 //     Private_Dirty growth / 16), pooled-private-MiB the same for an
 //     interpreter waiting for its first job.
+//
+// Each call is a region named "execute" in an execution trace
+// (-test.trace): docs/RATIONALE.md ("A fresh call's latency in serve")
+// says how the time of one was taken apart.
 //
 // preload=none is the same without PreloadAnalysis, for comparison (each
 // call then imports the packages: about a second each). Run with
@@ -101,6 +106,9 @@ func benchAnalysisImport(b *testing.B, preload bool) {
 	defer ts.Close()
 	body, _ := json.Marshal(ExecuteRequest{Code: code, Workspace: "bench"})
 	call := func() (time.Duration, float64) {
+		// A region in an execution trace (-test.trace), to find each
+		// call's events.
+		defer trace.StartRegion(ctx, "execute").End()
 		start := time.Now()
 		resp, err := http.Post(ts.URL+"/v1/execute", "application/json", bytes.NewReader(body))
 		if err != nil {
