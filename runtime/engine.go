@@ -205,6 +205,9 @@ type Engine struct {
 	// under way, and interpreters of one-off runs not yet closed (see
 	// retire).
 	chores int
+	// hot is what the engine learns of the pages runs write (see
+	// hotPages).
+	hot hotPages
 
 	// guests counts the interpreters whose guest code may still run: each
 	// served one until its pybox_serve call has returned. Close releases
@@ -266,6 +269,7 @@ func (e *Engine) retire(inst *instance) {
 	}
 	e.choreBegin()
 	time.AfterFunc(settle, func() {
+		e.learnHotPages(inst)
 		inst.close(context.Background())
 		e.choreEnd()
 	})
@@ -656,6 +660,9 @@ func (e *Engine) fillPool() {
 		inst, err := e.fresh(context.Background(), 0)
 		if err == nil {
 			err = e.warmedUp(inst)
+		}
+		if err == nil {
+			e.prefault(inst)
 		}
 		e.choreEnd()
 		if err != nil {

@@ -51,10 +51,11 @@ type instance struct {
 	root   *rootFS
 	bundle *bundleFS // /usr/local
 
-	jobs    chan *job     // next job for the guest
-	ready   chan struct{} // closed when the guest first waits for a job
-	exited  chan struct{} // closed when pybox_serve returns
-	exitErr error         // nil, a *sys.ExitError or a trap; read after exited is closed
+	jobs     chan *job     // next job for the guest
+	ready    chan struct{} // closed when the guest first waits for a job
+	restored bool          // started from the engine's snapshot (not booted)
+	exited   chan struct{} // closed when pybox_serve returns
+	exitErr  error         // nil, a *sys.ExitError or a trap; read after exited is closed
 
 	cur   atomic.Pointer[job] // the job the guest is running
 	reply []byte              // pending reply; guest goroutine only
