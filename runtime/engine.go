@@ -49,8 +49,12 @@ type Config struct {
 	// restored from the engine's snapshot (mostly wazero's instantiation),
 	// tens of milliseconds booted (NoSnapshot). A waiting interpreter
 	// restored from the snapshot costs about 2 MB of resident memory (it
-	// shares the snapshot's pages); a booted one 7-13 MB. Zero disables the
-	// pool (the CLI's choice: one run per process).
+	// shares the snapshot's pages), plus the pages runs were seen to write,
+	// which it writes ahead on Linux (about 0.4 MB with numpy, pandas and
+	// matplotlib preloaded; see hotPages); a booted one 7-13 MB. The
+	// housekeeping a run leaves (closing its interpreter, refilling the
+	// pool) starts 10 ms after it ends, out of its caller's way. Zero
+	// disables the pool (the CLI's choice: one run per process).
 	WarmPool int
 
 	// Preload lists modules every interpreter imports before it gets its
