@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 )
@@ -95,5 +96,44 @@ func TestPooledInterpretersWritePagesAhead(t *testing.T) {
 	t.Logf("the run made %d snapshot pages its own; %d were written ahead", grew, len(e.hot.pages()))
 	if grew > 10 {
 		t.Errorf("the run made %d more snapshot pages its own (from %d); want at most 10, the rest written ahead", grew, len(before))
+	}
+}
+
+// TestHotPagesKeepsWhatRunsShare: the pages written ahead are those the
+// last two runs read both wrote, so a run's own allocations drop out; once
+// there is a set, only one run in learnEvery is read.
+func TestHotPagesKeepsWhatRunsShare(t *testing.T) {
+	var h hotPages
+	if !h.wants() {
+		t.Fatal("no set yet, but the first run is not read")
+	}
+	h.learn([]uint32{1, 2, 3, 5, 700})
+	if h.pages() != nil {
+		t.Fatalf("one run gave a set: %v", h.pages())
+	}
+	if !h.wants() {
+		t.Fatal("no set yet, but the second run is not read")
+	}
+	h.learn([]uint32{2, 3, 4, 5, 9})
+	if got := h.pages(); !slices.Equal(got, []uint32{2, 3, 5}) {
+		t.Fatalf("pages %v, want [2 3 5]", got)
+	}
+	read := 0
+	for i := 0; i < 2*learnEvery; i++ {
+		if h.wants() {
+			read++
+		}
+	}
+	if read != 2 {
+		t.Fatalf("%d of %d runs read once there is a set, want 2", read, 2*learnEvery)
+	}
+	big := make([]uint32, 2*maxHotPages)
+	for i := range big {
+		big[i] = uint32(i)
+	}
+	h.learn(big)
+	h.learn(big)
+	if n := len(h.pages()); n != maxHotPages {
+		t.Fatalf("%d pages kept, want at most %d", n, maxHotPages)
 	}
 }
