@@ -49,8 +49,12 @@ type Config struct {
 	// restored from the engine's snapshot (mostly wazero's instantiation),
 	// tens of milliseconds booted (NoSnapshot). A waiting interpreter
 	// restored from the snapshot costs about 2 MB of resident memory (it
-	// shares the snapshot's pages); a booted one 7-13 MB. Zero disables the
-	// pool (the CLI's choice: one run per process).
+	// shares the snapshot's pages), plus the pages runs were seen to write,
+	// which it writes ahead on Linux (about 0.4 MB with numpy, pandas and
+	// matplotlib preloaded; see hotPages); a booted one 7-13 MB. The
+	// housekeeping a run leaves (closing its interpreter, refilling the
+	// pool) starts 10 ms after it ends, out of its caller's way. Zero
+	// disables the pool (the CLI's choice: one run per process).
 	WarmPool int
 
 	// Preload lists modules every interpreter imports before it gets its
@@ -187,17 +191,27 @@ type Engine struct {
 	pool     chan *instance
 	poolStop chan struct{}
 	poolDone chan struct{}
-	// poolAdded is closed (and replaced) each time fillPool adds an
-	// interpreter to the pool (see WaitWarm).
-	poolMu    sync.Mutex
-	poolAdded chan struct{}
+	// poolChanged is closed (and replaced) each time fillPool adds an
+	// interpreter to the pool or a chore ends (see WaitWarm).
+	poolMu      sync.Mutex
+	poolChanged chan struct{}
 	// runs counts the one-off runs under way; runsIdle is closed (and
 	// replaced) each time it falls to 0. fillPool starts the next
 	// interpreter only when no run is under way or the pool is empty, so
 	// that making it (restoring, the runner's warm-up) does not compete
-	// for the CPU with the run that took the last one.
+	// for the CPU with the run that took the last one; and not before
+	// settle has passed since the last run ended (lastEnd), so that it
+	// does not compete with the caller of that run either.
 	runs     int
 	runsIdle chan struct{}
+	lastEnd  time.Time
+	// chores counts the housekeeping that finished runs left: a refill
+	// under way, and interpreters of one-off runs not yet closed (see
+	// retire).
+	chores int
+	// hot is what the engine learns of the pages runs write (see
+	// hotPages).
+	hot hotPages
 
 	// guests counts the interpreters whose guest code may still run: each
 	// served one until its pybox_serve call has returned. Close releases
@@ -210,6 +224,61 @@ type Engine struct {
 	released    chan struct{}
 }
 
+// settle is how long the engine leaves the CPU to the caller of a run that
+// has just ended before it does the housekeeping that run left: closing its
+// interpreter (unmapping its memory, about 0.7 ms) and starting the one
+// that replaces it in the warm pool (restoring it, about 1 ms, then the
+// runner's warm-up), with numpy, pandas and matplotlib preloaded. Done at
+// once, that work took the Go processors just as the caller went on to
+// send the result (an interpreter's wasm code is preempted only at a host
+// call, after 10 ms), and `pybox serve` answered a fresh /v1/execute
+// 1.6-5 ms after the run had ended (10-15 ms with GOMAXPROCS=1), which made
+// up most of its latency (docs/RATIONALE.md, "The analyst's first lines").
+// An agent's next call comes seconds later, after the housekeeping.
+const settle = 10 * time.Millisecond
+
+// choreBegin and choreEnd bracket a piece of housekeeping (see
+// Engine.chores).
+func (e *Engine) choreBegin() {
+	e.poolMu.Lock()
+	e.chores++
+	e.poolMu.Unlock()
+}
+
+func (e *Engine) choreEnd() {
+	e.poolMu.Lock()
+	e.chores--
+	e.poolChangedLocked()
+	e.poolMu.Unlock()
+}
+
+// poolChangedLocked wakes WaitWarm's callers; poolMu is held.
+func (e *Engine) poolChangedLocked() {
+	if e.poolChanged != nil {
+		close(e.poolChanged)
+		e.poolChanged = make(chan struct{})
+	}
+}
+
+// retire closes the interpreter of a one-off run that has ended: releasing
+// its memory need not delay the result. An engine with a warm pool (a
+// server) closes it settle after the run's end, out of the way of the
+// caller's handling of the result; Engine.Close closes it at once if it
+// comes first. One without (the CLI: one run, then Close) closes it at
+// once, beside the caller's printing of the result.
+func (e *Engine) retire(inst *instance) {
+	if e.pool == nil {
+		go inst.close(context.Background())
+		return
+	}
+	e.choreBegin()
+	time.AfterFunc(settle, func() {
+		e.learnHotPages(inst)
+		inst.close(context.Background())
+		e.choreEnd()
+	})
+}
+
 // beginRun and endRun bracket a one-off run (see Engine.runs).
 func (e *Engine) beginRun() {
 	e.poolMu.Lock()
@@ -219,6 +288,7 @@ func (e *Engine) beginRun() {
 
 func (e *Engine) endRun() {
 	e.poolMu.Lock()
+	e.lastEnd = time.Now()
 	e.runs--
 	if e.runs == 0 && e.runsIdle != nil {
 		close(e.runsIdle)
@@ -227,20 +297,42 @@ func (e *Engine) endRun() {
 	e.poolMu.Unlock()
 }
 
-// refillTurn waits until fillPool may start an interpreter: no run is under
-// way, or the pool is empty. It reports false if the engine is closing.
+// refillTurn waits until fillPool may start an interpreter: the pool is
+// empty, or no run is under way and the last ended settle ago or more. It
+// reports false if the engine is closing; when it reports true, the refill
+// is counted as a chore (the caller ends it with choreEnd).
 func (e *Engine) refillTurn() bool {
 	for {
 		e.poolMu.Lock()
-		wait, idle := e.runs > 0 && len(e.pool) > 0, e.runsIdle
-		e.poolMu.Unlock()
-		if !wait {
-			return true
+		stocked := len(e.pool) > 0
+		busy, idle := e.runs > 0 && stocked, e.runsIdle
+		var wait time.Duration
+		if stocked && !e.lastEnd.IsZero() {
+			wait = settle - time.Since(e.lastEnd)
 		}
-		select {
-		case <-idle:
-		case <-e.poolStop:
-			return false
+		if !busy && wait <= 0 {
+			// Counted under the lock that saw the engine at rest, so that
+			// WaitWarm never sees it at rest while a refill starts.
+			e.chores++
+		}
+		e.poolMu.Unlock()
+		switch {
+		case busy:
+			select {
+			case <-idle:
+			case <-e.poolStop:
+				return false
+			}
+		case wait > 0:
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-e.poolStop:
+				t.Stop()
+				return false
+			}
+		default:
+			return true
 		}
 	}
 }
@@ -341,7 +433,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.WarmPool > 0 {
 		e.pool = make(chan *instance, cfg.WarmPool)
 		e.poolStop, e.poolDone = make(chan struct{}), make(chan struct{})
-		e.poolAdded = make(chan struct{})
+		e.poolChanged = make(chan struct{})
 		e.runsIdle = make(chan struct{})
 		go e.fillPool()
 	}
@@ -561,8 +653,8 @@ func (e *Engine) track(inst *instance) {
 }
 
 // fillPool keeps the warm pool full: an interpreter is started ahead of
-// time (restored from the snapshot, or booted) and waits in its first "job"
-// call.
+// time (restored from the snapshot, or booted), and joins the pool once its
+// runner has warmed up and waits in its first "job" call.
 func (e *Engine) fillPool() {
 	defer close(e.poolDone)
 	for {
@@ -570,7 +662,17 @@ func (e *Engine) fillPool() {
 			return
 		}
 		inst, err := e.fresh(context.Background(), 0)
+		if err == nil {
+			err = e.warmedUp(inst)
+		}
+		if err == nil {
+			e.prefault(inst)
+		}
+		e.choreEnd()
 		if err != nil {
+			if inst != nil {
+				inst.close(context.Background())
+			}
 			// Starting only fails if the engine is closing or broken; Run
 			// starts one on demand either way.
 			select {
@@ -583,8 +685,7 @@ func (e *Engine) fillPool() {
 		select {
 		case e.pool <- inst:
 			e.poolMu.Lock()
-			close(e.poolAdded)
-			e.poolAdded = make(chan struct{})
+			e.poolChangedLocked()
 			e.poolMu.Unlock()
 		case <-e.poolStop:
 			inst.close(context.Background())
@@ -593,17 +694,33 @@ func (e *Engine) fillPool() {
 	}
 }
 
-// WaitWarm waits until the warm pool (Config.WarmPool) is full, so that the
-// next runs start from interpreters made ahead of time, as they do between
-// a model's calls; it returns at once without a pool. Benchmarks use it to
-// measure calls as users meet them; a server has no need to.
+// warmedUp waits until inst's runner has warmed up and asks for its first
+// job (see instance.ready): until then the interpreter is still starting,
+// and a run handed to it would wait.
+func (e *Engine) warmedUp(inst *instance) error {
+	select {
+	case <-inst.ready:
+		return nil
+	case <-inst.exited:
+		return fmt.Errorf("the interpreter ended while starting: %v", inst.exitErr)
+	case <-e.poolStop:
+		return errors.New("runtime: the engine is closed")
+	}
+}
+
+// WaitWarm waits until the warm pool (Config.WarmPool) is full and the
+// housekeeping of earlier runs is done (their interpreters closed), so
+// that the next runs start from interpreters made ahead of time on an
+// engine at rest, as they do between a model's calls; it returns at once
+// without a pool. Benchmarks use it to measure calls as users meet them; a
+// server has no need to.
 func (e *Engine) WaitWarm(ctx context.Context) error {
 	if e.pool == nil {
 		return nil
 	}
 	for {
 		e.poolMu.Lock()
-		full, added := len(e.pool) == cap(e.pool), e.poolAdded
+		full, added := len(e.pool) == cap(e.pool) && e.chores == 0, e.poolChanged
 		e.poolMu.Unlock()
 		if full {
 			return nil

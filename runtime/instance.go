@@ -51,9 +51,11 @@ type instance struct {
 	root   *rootFS
 	bundle *bundleFS // /usr/local
 
-	jobs    chan *job     // next job for the guest
-	exited  chan struct{} // closed when pybox_serve returns
-	exitErr error         // nil, a *sys.ExitError or a trap; read after exited is closed
+	jobs     chan *job     // next job for the guest
+	ready    chan struct{} // closed when the guest first waits for a job
+	restored bool          // started from the engine's snapshot (not booted)
+	exited   chan struct{} // closed when pybox_serve returns
+	exitErr  error         // nil, a *sys.ExitError or a trap; read after exited is closed
 
 	cur   atomic.Pointer[job] // the job the guest is running
 	reply []byte              // pending reply; guest goroutine only
@@ -140,6 +142,7 @@ func (e *Engine) instantiate(ctx context.Context, memLimit int64) (*instance, er
 		stdin:         &switchReader{},
 		root:          &rootFS{},
 		jobs:          make(chan *job, 1),
+		ready:         make(chan struct{}),
 		exited:        make(chan struct{}),
 		killCh:        make(chan struct{}),
 	}
@@ -378,6 +381,9 @@ func (inst *instance) nextJob() ([]byte, error) {
 	case phaseReported:
 		// The previous job's call is over only now: the guest is parked.
 		close(inst.cur.Load().parked)
+	case phaseSetup:
+		// Started (and warmed up, in a pool): the interpreter is ready.
+		close(inst.ready)
 	}
 	inst.phase = phaseWaiting
 	if inst.killed.Load() {

@@ -11,6 +11,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// osPageSize is the host's page size.
+var osPageSize = unix.Getpagesize()
+
 // limitedMemory backs a guest's linear memory and refuses to grow it past
 // its limit. A refused memory.grow returns -1 to the guest: malloc fails and
 // Python raises MemoryError, while the host is unaffected.

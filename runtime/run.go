@@ -212,8 +212,9 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	start := time.Now()
 	res := e.runJob(ctx, inst, &req, lim, false, start, deadlineOf(start, lim))
 	// The guest has ended; releasing its module and memory (unmapping)
-	// need not delay the result. Engine.Close waits for it.
-	go inst.close(context.Background())
+	// need not delay the result, nor its caller (see settle). Engine.Close
+	// waits for it.
+	e.retire(inst)
 	return res, nil
 }
 

@@ -219,6 +219,7 @@ func (e *Engine) restore(ctx context.Context, s *snapshot, memLimit int64) (*ins
 		inst.flags[i].Store(s.flags[i])
 	}
 	inst.mem.setLimit(uint64(memLimit))
+	inst.restored = true
 	return inst, nil
 }
 

@@ -21,3 +21,7 @@ func newImageFile() (*os.File, error) {
 // sealImageFile: without memfd seals the image is protected by being
 // unlinked and private to this process, and mapped MAP_PRIVATE.
 func sealImageFile(*os.File) error { return nil }
+
+// privatePageIndexes cannot tell which pages are private here: no
+// /proc/self/pagemap. Pooled interpreters are not given pages ahead.
+func privatePageIndexes([]byte) ([]uint32, bool) { return nil, false }

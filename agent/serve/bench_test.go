@@ -10,9 +10,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"runtime/debug"
+	"runtime/trace"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -29,8 +31,13 @@ import (
 // another, as one agent makes them. It reports:
 //
 //   - p50-ms, p90-ms: the client's latency per call (HTTP and JSON included);
+//   - server-p50-ms: the time the server's handler took (reading the
+//     request to writing the answer): p50-ms less this is the loopback
+//     HTTP and the client, in the same process;
 //   - run-p50-ms: the run's own duration_ms (handing the code to the
 //     interpreter until it ended);
+//   - minflt-per-call: the process's minor page faults during a call (the
+//     interpreter's first touches of its copy-on-write memory among them);
 //   - snapshot-MiB: the non-zero bytes of the engine's snapshot, held once
 //     and shared copy-on-write by every interpreter; snapshot-size-MiB its
 //     whole linear memory;
@@ -38,6 +45,10 @@ import (
 //     run (16 sessions each ran the code; Linux smaps, Private_Clean +
 //     Private_Dirty growth / 16), pooled-private-MiB the same for an
 //     interpreter waiting for its first job.
+//
+// Each call is a region named "execute" in an execution trace
+// (-test.trace): docs/RATIONALE.md ("A fresh call's latency in serve")
+// says how the time of one was taken apart.
 //
 // preload=none is the same without PreloadAnalysis, for comparison (each
 // call then imports the packages: about a second each). Run with
@@ -83,10 +94,21 @@ func benchAnalysisImport(b *testing.B, preload bool) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	ts := httptest.NewServer(s.Handler())
+	// The handler's own time, to tell the server's part of a call from
+	// the transport's: the calls are one at a time.
+	var served time.Duration
+	h := s.Handler()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		h.ServeHTTP(w, r)
+		served = time.Since(start)
+	}))
 	defer ts.Close()
 	body, _ := json.Marshal(ExecuteRequest{Code: code, Workspace: "bench"})
 	call := func() (time.Duration, float64) {
+		// A region in an execution trace (-test.trace), to find each
+		// call's events.
+		defer trace.StartRegion(ctx, "execute").End()
 		start := time.Now()
 		resp, err := http.Post(ts.URL+"/v1/execute", "application/json", bytes.NewReader(body))
 		if err != nil {
@@ -111,22 +133,28 @@ func benchAnalysisImport(b *testing.B, preload bool) {
 		b.Fatalf("no snapshot: %v", snap.Err)
 	}
 	lat := make([]time.Duration, 0, b.N)
-	runs := make([]float64, 0, b.N)
+	var runs, server, faults []float64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		// A refilled pool, as between a model's calls (it thinks for
 		// seconds): restoring an interpreter takes a few milliseconds.
 		waitWarm(b, eng)
+		f0 := minorFaults()
 		d, run := call()
+		faults = append(faults, float64(minorFaults()-f0))
 		lat = append(lat, d)
 		runs = append(runs, run)
+		server = append(server, float64(served.Microseconds())/1000)
 	}
 	b.StopTimer()
 	slices.Sort(lat)
-	slices.Sort(runs)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*9/10].Microseconds())/1000, "p90-ms")
-	b.ReportMetric(runs[len(runs)/2], "run-p50-ms")
+	b.ReportMetric(median(server), "server-p50-ms")
+	b.ReportMetric(median(runs), "run-p50-ms")
+	if faults[0] >= 0 {
+		b.ReportMetric(median(faults), "minflt-per-call")
+	}
 	b.ReportMetric(float64(snap.Resident)/(1<<20), "snapshot-MiB")
 	b.ReportMetric(float64(snap.Size)/(1<<20), "snapshot-size-MiB")
 
@@ -137,8 +165,24 @@ func benchAnalysisImport(b *testing.B, preload bool) {
 	}
 }
 
+// median returns the middle value of x (sorting x).
+func median(x []float64) float64 {
+	slices.Sort(x)
+	return x[len(x)/2]
+}
+
+// minorFaults returns the process's minor page faults so far (getrusage),
+// -1 where it cannot tell.
+func minorFaults() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return -1
+	}
+	return int64(ru.Minflt)
+}
+
 // waitWarm waits, with the benchmark's timer stopped, until eng's warm pool
-// is full.
+// is full and the housekeeping of the calls before is done.
 func waitWarm(b *testing.B, eng *runtime.Engine) {
 	b.StopTimer()
 	defer b.StartTimer()
