@@ -81,6 +81,16 @@ func TestE2E(t *testing.T) {
 			},
 		},
 		{
+			// Values live through two nested loops, counted once each by the
+			// inner header (pybox patch 0060).
+			name: "nested_invariants", m: testcases.NestedInvariantModule(8),
+			calls: []callCase{
+				{params: []uint64{0}, expResults: []uint64{0}},
+				{params: []uint64{1}, expResults: []uint64{176}},
+				{params: []uint64{1000}, expResults: []uint64{32144000}},
+			},
+		},
+		{
 			name: "selects", m: testcases.Selects.Module,
 			calls: []callCase{
 				{

@@ -3215,6 +3215,57 @@ func InvariantSpillModule(n byte) *wasm.Module {
 	}
 }
 
+// NestedInvariantModule returns a module whose exported function takes a
+// count c and returns the sum, over c iterations of an outer loop, of four
+// iterations of an inner loop adding n values computed before both loops
+// (value i is c+i+1): c*4*(n*c + n*(n+1)/2). After the inner loop the outer
+// loop calls a function, as python.wasm's loop guard calls its yield. The
+// inner loop's header only tests its counter; its body uses the n values,
+// which are live through both loops and listed once per loop in the inner
+// header's live-ins (pybox patch 0060).
+func NestedInvariantModule(n byte) *wasm.Module {
+	// Locals: 0 is the parameter (the outer counter), 1 the sum, 2 the inner
+	// counter, 3..n+2 the values.
+	locals := make([]wasm.ValueType, n+2)
+	for i := range locals {
+		locals[i] = wasm.ValueTypeI32
+	}
+	var b []byte
+	for i := byte(0); i < n; i++ {
+		b = append(b, wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, i+1, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, i+3)
+	}
+	b = append(b,
+		wasm.OpcodeBlock, 0x40, wasm.OpcodeLoop, 0x40,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Eqz, wasm.OpcodeBrIf, 1,
+		wasm.OpcodeI32Const, 4, wasm.OpcodeLocalSet, 2,
+		wasm.OpcodeBlock, 0x40, wasm.OpcodeLoop, 0x40,
+		wasm.OpcodeLocalGet, 2, wasm.OpcodeI32Eqz, wasm.OpcodeBrIf, 1,
+	)
+	for i := byte(0); i < n; i++ {
+		b = append(b, wasm.OpcodeLocalGet, 1, wasm.OpcodeLocalGet, i+3, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, 1)
+	}
+	b = append(b,
+		wasm.OpcodeLocalGet, 2, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Sub, wasm.OpcodeLocalSet, 2,
+		wasm.OpcodeBr, 0, wasm.OpcodeEnd, wasm.OpcodeEnd,
+		wasm.OpcodeCall, 1,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Sub, wasm.OpcodeLocalSet, 0,
+		wasm.OpcodeBr, 0, wasm.OpcodeEnd, wasm.OpcodeEnd,
+		wasm.OpcodeLocalGet, 1, wasm.OpcodeEnd,
+	)
+	return &wasm.Module{
+		TypeSection: []wasm.FunctionType{
+			{
+				Params: []wasm.ValueType{wasm.ValueTypeI32}, Results: []wasm.ValueType{wasm.ValueTypeI32},
+				ParamNumInUint64: 1, ResultNumInUint64: 1,
+			},
+			{},
+		},
+		FunctionSection: []wasm.Index{0, 1},
+		CodeSection:     []wasm.Code{{LocalTypes: locals, Body: b}, {Body: []byte{wasm.OpcodeEnd}}},
+		ExportSection:   []wasm.Export{{Name: ExportedFunctionName, Type: wasm.ExternTypeFunc, Index: 0}},
+	}
+}
+
 func SingleFunctionModule(typ wasm.FunctionType, body []byte, localTypes []wasm.ValueType) *wasm.Module {
 	return &wasm.Module{
 		TypeSection:     []wasm.FunctionType{typ},
