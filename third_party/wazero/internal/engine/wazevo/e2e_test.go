@@ -91,6 +91,20 @@ func TestE2E(t *testing.T) {
 			},
 		},
 		{
+			// memory.fill of zeros calls Go's memclrNoHeapPointers on amd64
+			// with every XMM register in use (pybox patch 0061).
+			name: "memory_fill", m: testcases.MemoryFillModule(),
+			features: api.CoreFeaturesV2,
+			calls: []callCase{
+				{params: []uint64{math.Float64bits(1.5), 0}, expResults: []uint64{0, math.Float64bits(204)}},
+				{params: []uint64{math.Float64bits(1.5), 8}, expResults: []uint64{0, math.Float64bits(204)}},
+				{params: []uint64{math.Float64bits(1.5), 64}, expResults: []uint64{0, math.Float64bits(204)}},
+				{params: []uint64{math.Float64bits(1.5), 200}, expResults: []uint64{0, math.Float64bits(204)}},
+				{params: []uint64{math.Float64bits(1.5), 1000}, expResults: []uint64{0, math.Float64bits(204)}},
+				{params: []uint64{math.Float64bits(1.5), 65536}, expErr: "out of bounds memory access"},
+			},
+		},
+		{
 			name: "selects", m: testcases.Selects.Module,
 			calls: []callCase{
 				{

@@ -767,7 +767,30 @@ func (c *Compiler) lowerCurrentOpcode() {
 			ifFillSizeZero := builder.AllocateInstruction().AsIcmp(fillSize, zero, ssa.IntegerCmpCondEqual).
 				Insert(builder).Return()
 			builder.AllocateInstruction().AsBrnz(ifFillSizeZero, ssa.ValuesNil, followingBlk).Insert(builder)
-			c.insertJumpToBlock(ssa.ValuesNil, beforeLoop)
+			if memclrSupported {
+				// Zeros (almost every memset: calloc, object allocation) are
+				// written by one call to Go's memclrNoHeapPointers instead of
+				// the loop below, which calls memmove log2(size)+1 times
+				// (pybox patch 0061).
+				checkBlk := builder.AllocateBasicBlock()
+				clrBlk := builder.AllocateBasicBlock()
+				c.insertJumpToBlock(ssa.ValuesNil, checkBlk)
+
+				builder.SetCurrentBlock(checkBlk)
+				zero32 := builder.AllocateInstruction().AsIconst32(0).Insert(builder).Return()
+				isZero := builder.AllocateInstruction().AsIcmp(value, zero32, ssa.IntegerCmpCondEqual).
+					Insert(builder).Return()
+				builder.AllocateInstruction().AsBrnz(isZero, ssa.ValuesNil, clrBlk).Insert(builder)
+				c.insertJumpToBlock(ssa.ValuesNil, beforeLoop)
+
+				builder.SetCurrentBlock(clrBlk)
+				c.callMemclr(addr, fillSize)
+				c.insertJumpToBlock(ssa.ValuesNil, followingBlk)
+				builder.Seal(checkBlk)
+				builder.Seal(clrBlk)
+			} else {
+				c.insertJumpToBlock(ssa.ValuesNil, beforeLoop)
+			}
 
 			// buf[0] = value
 			builder.SetCurrentBlock(beforeLoop)
@@ -4403,6 +4426,19 @@ func (c *Compiler) callMemmove(dst, src, size ssa.Value) {
 			ssa.TypeI64,
 		).Insert(builder).Return()
 	builder.AllocateInstruction().AsCallGoRuntimeMemmove(memmovePtr, &c.memmoveSig, args).Insert(builder)
+}
+
+// callMemclr calls Go's runtime.memclrNoHeapPointers(dst, size) the way
+// callMemmove calls memmove (pybox patch 0061).
+func (c *Compiler) callMemclr(dst, size ssa.Value) {
+	args := c.allocateVarLengthValues(2, dst, size)
+	builder := c.ssaBuilder
+	memclrPtr := builder.AllocateInstruction().
+		AsLoad(c.execCtxPtrValue,
+			wazevoapi.ExecutionContextOffsetMemclrAddress.U32(),
+			ssa.TypeI64,
+		).Insert(builder).Return()
+	builder.AllocateInstruction().AsCallGoRuntimeMemmove(memclrPtr, &c.memclrSig, args).Insert(builder)
 }
 
 func (c *Compiler) reloadAfterCall() {
