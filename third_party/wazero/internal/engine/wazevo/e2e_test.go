@@ -105,6 +105,25 @@ func TestE2E(t *testing.T) {
 			},
 		},
 		{
+			// memory.fill of a non-zero value: fills of 8 bytes or more
+			// start with one 64-bit store (pybox patch 0062).
+			name: "memory_fill_sum", m: testcases.MemoryFillSumModule(),
+			features: api.CoreFeaturesV2,
+			calls: []callCase{
+				{params: []uint64{0x1ab, 0}, expResults: []uint64{0}},
+				{params: []uint64{0x1ab, 1}, expResults: []uint64{171}},
+				{params: []uint64{0x1ab, 7}, expResults: []uint64{1197}},
+				{params: []uint64{0x1ab, 8}, expResults: []uint64{1368}},
+				{params: []uint64{0x1ab, 9}, expResults: []uint64{1539}},
+				{params: []uint64{0x1ab, 15}, expResults: []uint64{2565}},
+				{params: []uint64{0x1ab, 16}, expResults: []uint64{2736}},
+				{params: []uint64{0x1ab, 17}, expResults: []uint64{2907}},
+				{params: []uint64{0x1ab, 100}, expResults: []uint64{17100}},
+				{params: []uint64{0x1ab, 1000}, expResults: []uint64{171000}},
+				{params: []uint64{0x1ab, 4097}, expResults: []uint64{700587}},
+			},
+		},
+		{
 			name: "selects", m: testcases.Selects.Module,
 			calls: []callCase{
 				{

@@ -794,9 +794,36 @@ func (c *Compiler) lowerCurrentOpcode() {
 
 			// buf[0] = value
 			builder.SetCurrentBlock(beforeLoop)
+			// A fill of 8 bytes or more starts from 8 bytes of the value,
+			// one 64-bit store, so it calls memmove three times fewer: an
+			// 8-byte fill (a small dict's index table) none at all (pybox
+			// patch 0062).
+			seed8Blk := builder.AllocateBasicBlock()
+			eight := builder.AllocateInstruction().AsIconst64(8).Insert(builder).Return()
+			atLeast8 := builder.AllocateInstruction().
+				AsIcmp(fillSize, eight, ssa.IntegerCmpCondUnsignedGreaterThanOrEqual).Insert(builder).Return()
+			builder.AllocateInstruction().AsBrnz(atLeast8, ssa.ValuesNil, seed8Blk).Insert(builder)
+			seed1Blk := builder.AllocateBasicBlock()
+			c.insertJumpToBlock(ssa.ValuesNil, seed1Blk)
+
+			builder.SetCurrentBlock(seed1Blk)
 			builder.AllocateInstruction().AsStore(ssa.OpcodeIstore8, value, addr, 0).Insert(builder)
 			one := builder.AllocateInstruction().AsIconst64(1).Insert(builder).Return()
 			c.insertJumpToBlock(c.allocateVarLengthValues(1, one), loopBlk)
+			builder.Seal(seed1Blk)
+
+			builder.SetCurrentBlock(seed8Blk)
+			byteMask := builder.AllocateInstruction().AsIconst32(0xff).Insert(builder).Return()
+			byteVal := builder.AllocateInstruction().AsBand(value, byteMask).Insert(builder).Return()
+			byteVal64 := builder.AllocateInstruction().AsUExtend(byteVal, 32, 64).Insert(builder).Return()
+			spread := builder.AllocateInstruction().AsIconst64(0x0101010101010101).Insert(builder).Return()
+			pattern := builder.AllocateInstruction().AsImul(byteVal64, spread).Insert(builder).Return()
+			builder.AllocateInstruction().AsStore(ssa.OpcodeStore, pattern, addr, 0).Insert(builder)
+			more := builder.AllocateInstruction().
+				AsIcmp(eight, fillSize, ssa.IntegerCmpCondUnsignedLessThan).Insert(builder).Return()
+			builder.AllocateInstruction().AsBrnz(more, c.allocateVarLengthValues(1, eight), loopBlk).Insert(builder)
+			c.insertJumpToBlock(ssa.ValuesNil, followingBlk)
+			builder.Seal(seed8Blk)
 
 			builder.SetCurrentBlock(loopBlk)
 			dstAddr := builder.AllocateInstruction().AsIadd(addr, loopVar).Insert(builder).Return()

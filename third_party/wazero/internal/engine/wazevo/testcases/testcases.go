@@ -3327,6 +3327,39 @@ func MemoryFillModule() *wasm.Module {
 	}
 }
 
+// MemoryFillSumModule returns a module with one page of memory whose
+// exported function takes a value v and a byte count n, fills n bytes at
+// address 8 with v (memory.fill uses v's low byte) and returns the sum of
+// the bytes in [0, 8+n+8): (v & 0xff) * n when the fill wrote exactly its
+// bytes (pybox patch 0062 starts fills of 8 bytes or more with one
+// 64-bit store).
+func MemoryFillSumModule() *wasm.Module {
+	b := []byte{
+		wasm.OpcodeI32Const, 8, wasm.OpcodeLocalGet, 0, wasm.OpcodeLocalGet, 1,
+		wasm.OpcodeMiscPrefix, wasm.OpcodeMiscMemoryFill, 0,
+		// sum (local 3) of the bytes below 8+n+8, index in local 2.
+		wasm.OpcodeBlock, 0x40, wasm.OpcodeLoop, 0x40,
+		wasm.OpcodeLocalGet, 2, wasm.OpcodeLocalGet, 1, wasm.OpcodeI32Const, 16, wasm.OpcodeI32Add,
+		wasm.OpcodeI32GeU, wasm.OpcodeBrIf, 1,
+		wasm.OpcodeLocalGet, 3, wasm.OpcodeLocalGet, 2, wasm.OpcodeI64Load8U, 0x0, 0x0, wasm.OpcodeI64Add,
+		wasm.OpcodeLocalSet, 3,
+		wasm.OpcodeLocalGet, 2, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, 2,
+		wasm.OpcodeBr, 0, wasm.OpcodeEnd, wasm.OpcodeEnd,
+		wasm.OpcodeLocalGet, 3, wasm.OpcodeEnd,
+	}
+	return &wasm.Module{
+		TypeSection: []wasm.FunctionType{{
+			Params:           []wasm.ValueType{wasm.ValueTypeI32, wasm.ValueTypeI32},
+			Results:          []wasm.ValueType{wasm.ValueTypeI64},
+			ParamNumInUint64: 2, ResultNumInUint64: 1,
+		}},
+		FunctionSection: []wasm.Index{0},
+		MemorySection:   &wasm.Memory{Min: 1, Max: 1, IsMaxEncoded: true},
+		CodeSection:     []wasm.Code{{LocalTypes: []wasm.ValueType{wasm.ValueTypeI32, wasm.ValueTypeI64}, Body: b}},
+		ExportSection:   []wasm.Export{{Name: ExportedFunctionName, Type: wasm.ExternTypeFunc, Index: 0}},
+	}
+}
+
 func f64Bytes(f float64) []byte {
 	var buf [8]byte
 	binary.LittleEndian.PutUint64(buf[:], math.Float64bits(f))
