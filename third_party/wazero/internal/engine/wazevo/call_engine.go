@@ -199,6 +199,9 @@ type (
 		// lazyTarget the address of its code once compiled (pybox patch 0040).
 		lazyFunctionIndex uint64
 		lazyTarget        uintptr
+		// memclrAddress holds the address of Go's memclrNoHeapPointers (see
+		// memmove.go; pybox patch 0061).
+		memclrAddress uintptr
 	}
 )
 

@@ -81,6 +81,49 @@ func TestE2E(t *testing.T) {
 			},
 		},
 		{
+			// Values live through two nested loops, counted once each by the
+			// inner header (pybox patch 0060).
+			name: "nested_invariants", m: testcases.NestedInvariantModule(8),
+			calls: []callCase{
+				{params: []uint64{0}, expResults: []uint64{0}},
+				{params: []uint64{1}, expResults: []uint64{176}},
+				{params: []uint64{1000}, expResults: []uint64{32144000}},
+			},
+		},
+		{
+			// memory.fill of zeros calls Go's memclrNoHeapPointers on amd64
+			// with every XMM register in use (pybox patch 0061).
+			name: "memory_fill", m: testcases.MemoryFillModule(),
+			features: api.CoreFeaturesV2,
+			calls: []callCase{
+				{params: []uint64{math.Float64bits(1.5), 0}, expResults: []uint64{0, math.Float64bits(204)}},
+				{params: []uint64{math.Float64bits(1.5), 8}, expResults: []uint64{0, math.Float64bits(204)}},
+				{params: []uint64{math.Float64bits(1.5), 64}, expResults: []uint64{0, math.Float64bits(204)}},
+				{params: []uint64{math.Float64bits(1.5), 200}, expResults: []uint64{0, math.Float64bits(204)}},
+				{params: []uint64{math.Float64bits(1.5), 1000}, expResults: []uint64{0, math.Float64bits(204)}},
+				{params: []uint64{math.Float64bits(1.5), 65536}, expErr: "out of bounds memory access"},
+			},
+		},
+		{
+			// memory.fill of a non-zero value: fills of 8 bytes or more
+			// start with one 64-bit store (pybox patch 0062).
+			name: "memory_fill_sum", m: testcases.MemoryFillSumModule(),
+			features: api.CoreFeaturesV2,
+			calls: []callCase{
+				{params: []uint64{0x1ab, 0}, expResults: []uint64{0}},
+				{params: []uint64{0x1ab, 1}, expResults: []uint64{171}},
+				{params: []uint64{0x1ab, 7}, expResults: []uint64{1197}},
+				{params: []uint64{0x1ab, 8}, expResults: []uint64{1368}},
+				{params: []uint64{0x1ab, 9}, expResults: []uint64{1539}},
+				{params: []uint64{0x1ab, 15}, expResults: []uint64{2565}},
+				{params: []uint64{0x1ab, 16}, expResults: []uint64{2736}},
+				{params: []uint64{0x1ab, 17}, expResults: []uint64{2907}},
+				{params: []uint64{0x1ab, 100}, expResults: []uint64{17100}},
+				{params: []uint64{0x1ab, 1000}, expResults: []uint64{171000}},
+				{params: []uint64{0x1ab, 4097}, expResults: []uint64{700587}},
+			},
+		},
+		{
 			name: "selects", m: testcases.Selects.Module,
 			calls: []callCase{
 				{

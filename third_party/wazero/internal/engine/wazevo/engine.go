@@ -155,7 +155,7 @@ var _ wasm.Engine = (*engine)(nil)
 // entries as stale and recompiles. The number after 2504 is the last fork
 // patch that changed compiled code (0019: a copy into a phi's register
 // moves the value it displaces to a free register).
-const cacheVersionSuffix = "+pybox.2504.51"
+const cacheVersionSuffix = "+pybox.2504.62"
 
 // NewEngine returns the implementation of wasm.Engine.
 func NewEngine(ctx context.Context, _ api.CoreFeatures, fc filecache.Cache) wasm.Engine {

@@ -84,4 +84,5 @@ func Test_ExecutionContextOffsets(t *testing.T) {
 	require.Equal(t, wazevoapi.Offset(unsafe.Offsetof(execCtx.caughtLocalsSaveAreaPtr)), wazevoapi.ExecutionContextOffsetCaughtLocalsSaveAreaPtr)
 	require.Equal(t, wazevoapi.Offset(unsafe.Offsetof(execCtx.lazyFunctionIndex)), wazevoapi.ExecutionContextOffsetLazyFunctionIndex)
 	require.Equal(t, wazevoapi.Offset(unsafe.Offsetof(execCtx.lazyTarget)), wazevoapi.ExecutionContextOffsetLazyTarget)
+	require.Equal(t, wazevoapi.Offset(unsafe.Offsetof(execCtx.memclrAddress)), wazevoapi.ExecutionContextOffsetMemclrAddress)
 }

@@ -94,6 +94,10 @@ type Compiler struct {
 	tryTableEnterSig ssa.Signature
 	// tryTableLeaveSig is the signature for the try_table leave trampoline.
 	tryTableLeaveSig ssa.Signature
+	// memclrSig is the signature of Go's runtime.memclrNoHeapPointers
+	// (pointer, byte count), which memory.fill calls to write zeros (pybox
+	// patch 0061).
+	memclrSig ssa.Signature
 	// tryTableMetadata accumulates try_table metadata during compilation.
 	tryTableMetadata tryTableMetadata
 	// tryTableDepth tracks try_table nesting. When > 0, local.set/local.tee
@@ -344,6 +348,12 @@ func (c *Compiler) declareSignatures(listenerOn bool) {
 		Results: []ssa.Type{},
 	}
 	c.ssaBuilder.DeclareSignature(&c.tryTableLeaveSig)
+
+	c.memclrSig = ssa.Signature{
+		ID:     c.tryTableLeaveSig.ID + 1,
+		Params: []ssa.Type{ssa.TypeI64 /* dst */, ssa.TypeI64 /* byte count */},
+	}
+	c.ssaBuilder.DeclareSignature(&c.memclrSig)
 }
 
 // SignatureForWasmFunctionType returns the ssa.Signature for the given wasm.FunctionType.

@@ -767,13 +767,63 @@ func (c *Compiler) lowerCurrentOpcode() {
 			ifFillSizeZero := builder.AllocateInstruction().AsIcmp(fillSize, zero, ssa.IntegerCmpCondEqual).
 				Insert(builder).Return()
 			builder.AllocateInstruction().AsBrnz(ifFillSizeZero, ssa.ValuesNil, followingBlk).Insert(builder)
-			c.insertJumpToBlock(ssa.ValuesNil, beforeLoop)
+			if memclrSupported {
+				// Zeros (almost every memset: calloc, object allocation) are
+				// written by one call to Go's memclrNoHeapPointers instead of
+				// the loop below, which calls memmove log2(size)+1 times
+				// (pybox patch 0061).
+				checkBlk := builder.AllocateBasicBlock()
+				clrBlk := builder.AllocateBasicBlock()
+				c.insertJumpToBlock(ssa.ValuesNil, checkBlk)
+
+				builder.SetCurrentBlock(checkBlk)
+				zero32 := builder.AllocateInstruction().AsIconst32(0).Insert(builder).Return()
+				isZero := builder.AllocateInstruction().AsIcmp(value, zero32, ssa.IntegerCmpCondEqual).
+					Insert(builder).Return()
+				builder.AllocateInstruction().AsBrnz(isZero, ssa.ValuesNil, clrBlk).Insert(builder)
+				c.insertJumpToBlock(ssa.ValuesNil, beforeLoop)
+
+				builder.SetCurrentBlock(clrBlk)
+				c.callMemclr(addr, fillSize)
+				c.insertJumpToBlock(ssa.ValuesNil, followingBlk)
+				builder.Seal(checkBlk)
+				builder.Seal(clrBlk)
+			} else {
+				c.insertJumpToBlock(ssa.ValuesNil, beforeLoop)
+			}
 
 			// buf[0] = value
 			builder.SetCurrentBlock(beforeLoop)
+			// A fill of 8 bytes or more starts from 8 bytes of the value,
+			// one 64-bit store, so it calls memmove three times fewer: an
+			// 8-byte fill (a small dict's index table) none at all (pybox
+			// patch 0062).
+			seed8Blk := builder.AllocateBasicBlock()
+			eight := builder.AllocateInstruction().AsIconst64(8).Insert(builder).Return()
+			atLeast8 := builder.AllocateInstruction().
+				AsIcmp(fillSize, eight, ssa.IntegerCmpCondUnsignedGreaterThanOrEqual).Insert(builder).Return()
+			builder.AllocateInstruction().AsBrnz(atLeast8, ssa.ValuesNil, seed8Blk).Insert(builder)
+			seed1Blk := builder.AllocateBasicBlock()
+			c.insertJumpToBlock(ssa.ValuesNil, seed1Blk)
+
+			builder.SetCurrentBlock(seed1Blk)
 			builder.AllocateInstruction().AsStore(ssa.OpcodeIstore8, value, addr, 0).Insert(builder)
 			one := builder.AllocateInstruction().AsIconst64(1).Insert(builder).Return()
 			c.insertJumpToBlock(c.allocateVarLengthValues(1, one), loopBlk)
+			builder.Seal(seed1Blk)
+
+			builder.SetCurrentBlock(seed8Blk)
+			byteMask := builder.AllocateInstruction().AsIconst32(0xff).Insert(builder).Return()
+			byteVal := builder.AllocateInstruction().AsBand(value, byteMask).Insert(builder).Return()
+			byteVal64 := builder.AllocateInstruction().AsUExtend(byteVal, 32, 64).Insert(builder).Return()
+			spread := builder.AllocateInstruction().AsIconst64(0x0101010101010101).Insert(builder).Return()
+			pattern := builder.AllocateInstruction().AsImul(byteVal64, spread).Insert(builder).Return()
+			builder.AllocateInstruction().AsStore(ssa.OpcodeStore, pattern, addr, 0).Insert(builder)
+			more := builder.AllocateInstruction().
+				AsIcmp(eight, fillSize, ssa.IntegerCmpCondUnsignedLessThan).Insert(builder).Return()
+			builder.AllocateInstruction().AsBrnz(more, c.allocateVarLengthValues(1, eight), loopBlk).Insert(builder)
+			c.insertJumpToBlock(ssa.ValuesNil, followingBlk)
+			builder.Seal(seed8Blk)
 
 			builder.SetCurrentBlock(loopBlk)
 			dstAddr := builder.AllocateInstruction().AsIadd(addr, loopVar).Insert(builder).Return()
@@ -4403,6 +4453,19 @@ func (c *Compiler) callMemmove(dst, src, size ssa.Value) {
 			ssa.TypeI64,
 		).Insert(builder).Return()
 	builder.AllocateInstruction().AsCallGoRuntimeMemmove(memmovePtr, &c.memmoveSig, args).Insert(builder)
+}
+
+// callMemclr calls Go's runtime.memclrNoHeapPointers(dst, size) the way
+// callMemmove calls memmove (pybox patch 0061).
+func (c *Compiler) callMemclr(dst, size ssa.Value) {
+	args := c.allocateVarLengthValues(2, dst, size)
+	builder := c.ssaBuilder
+	memclrPtr := builder.AllocateInstruction().
+		AsLoad(c.execCtxPtrValue,
+			wazevoapi.ExecutionContextOffsetMemclrAddress.U32(),
+			ssa.TypeI64,
+		).Insert(builder).Return()
+	builder.AllocateInstruction().AsCallGoRuntimeMemmove(memclrPtr, &c.memclrSig, args).Insert(builder)
 }
 
 func (c *Compiler) reloadAfterCall() {

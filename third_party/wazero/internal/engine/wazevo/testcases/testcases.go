@@ -2,6 +2,7 @@ package testcases
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 
 	"github.com/tetratelabs/wazero/internal/leb128"
@@ -3213,6 +3214,156 @@ func InvariantSpillModule(n byte) *wasm.Module {
 		CodeSection:     []wasm.Code{{LocalTypes: locals, Body: b}, {Body: []byte{wasm.OpcodeEnd}}},
 		ExportSection:   []wasm.Export{{Name: ExportedFunctionName, Type: wasm.ExternTypeFunc, Index: 0}},
 	}
+}
+
+// NestedInvariantModule returns a module whose exported function takes a
+// count c and returns the sum, over c iterations of an outer loop, of four
+// iterations of an inner loop adding n values computed before both loops
+// (value i is c+i+1): c*4*(n*c + n*(n+1)/2). After the inner loop the outer
+// loop calls a function, as python.wasm's loop guard calls its yield. The
+// inner loop's header only tests its counter; its body uses the n values,
+// which are live through both loops and listed once per loop in the inner
+// header's live-ins (pybox patch 0060).
+func NestedInvariantModule(n byte) *wasm.Module {
+	// Locals: 0 is the parameter (the outer counter), 1 the sum, 2 the inner
+	// counter, 3..n+2 the values.
+	locals := make([]wasm.ValueType, n+2)
+	for i := range locals {
+		locals[i] = wasm.ValueTypeI32
+	}
+	var b []byte
+	for i := byte(0); i < n; i++ {
+		b = append(b, wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, i+1, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, i+3)
+	}
+	b = append(b,
+		wasm.OpcodeBlock, 0x40, wasm.OpcodeLoop, 0x40,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Eqz, wasm.OpcodeBrIf, 1,
+		wasm.OpcodeI32Const, 4, wasm.OpcodeLocalSet, 2,
+		wasm.OpcodeBlock, 0x40, wasm.OpcodeLoop, 0x40,
+		wasm.OpcodeLocalGet, 2, wasm.OpcodeI32Eqz, wasm.OpcodeBrIf, 1,
+	)
+	for i := byte(0); i < n; i++ {
+		b = append(b, wasm.OpcodeLocalGet, 1, wasm.OpcodeLocalGet, i+3, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, 1)
+	}
+	b = append(b,
+		wasm.OpcodeLocalGet, 2, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Sub, wasm.OpcodeLocalSet, 2,
+		wasm.OpcodeBr, 0, wasm.OpcodeEnd, wasm.OpcodeEnd,
+		wasm.OpcodeCall, 1,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Sub, wasm.OpcodeLocalSet, 0,
+		wasm.OpcodeBr, 0, wasm.OpcodeEnd, wasm.OpcodeEnd,
+		wasm.OpcodeLocalGet, 1, wasm.OpcodeEnd,
+	)
+	return &wasm.Module{
+		TypeSection: []wasm.FunctionType{
+			{
+				Params: []wasm.ValueType{wasm.ValueTypeI32}, Results: []wasm.ValueType{wasm.ValueTypeI32},
+				ParamNumInUint64: 1, ResultNumInUint64: 1,
+			},
+			{},
+		},
+		FunctionSection: []wasm.Index{0, 1},
+		CodeSection:     []wasm.Code{{LocalTypes: locals, Body: b}, {Body: []byte{wasm.OpcodeEnd}}},
+		ExportSection:   []wasm.Export{{Name: ExportedFunctionName, Type: wasm.ExternTypeFunc, Index: 0}},
+	}
+}
+
+// MemoryFillModule returns a module with one page of memory whose exported
+// function takes an f64 x and a byte count n, keeps sixteen f64 values
+// x*1 .. x*16 live across two memory.fill of n bytes at address 8 (first
+// 0xab, then 0), and returns the OR of the 8-byte words in [0, 8+n+8) and
+// the sum of the sixteen values. A fill writing anything but zeros, or
+// outside [8, 8+n), makes the OR non-zero. On amd64 the second fill calls
+// Go's memclrNoHeapPointers, which stores X15 (pybox patch 0061); the
+// sixteen values take every XMM register.
+func MemoryFillModule() *wasm.Module {
+	var b []byte
+	for i := byte(0); i < 16; i++ {
+		b = append(b, wasm.OpcodeLocalGet, 0, wasm.OpcodeF64Const)
+		b = append(b, f64Bytes(float64(i+1))...)
+		b = append(b, wasm.OpcodeF64Mul, wasm.OpcodeLocalSet, i+2)
+	}
+	for _, v := range []byte{0xab, 0} {
+		b = append(b,
+			wasm.OpcodeI32Const, 8, wasm.OpcodeI32Const)
+		if v == 0 {
+			b = append(b, 0)
+		} else {
+			b = append(b, 0xab, 0x01) // 171, signed LEB128
+		}
+		b = append(b, wasm.OpcodeLocalGet, 1,
+			wasm.OpcodeMiscPrefix, wasm.OpcodeMiscMemoryFill, 0)
+	}
+	// acc = OR of the words from 0 up to 8+n+8, in a loop over local 18.
+	b = append(b,
+		wasm.OpcodeBlock, 0x40, wasm.OpcodeLoop, 0x40,
+		wasm.OpcodeLocalGet, 18, wasm.OpcodeLocalGet, 1, wasm.OpcodeI32Const, 16, wasm.OpcodeI32Add,
+		wasm.OpcodeI32GeU, wasm.OpcodeBrIf, 1,
+		wasm.OpcodeLocalGet, 19, wasm.OpcodeLocalGet, 18, wasm.OpcodeI64Load, 0x3, 0x0, wasm.OpcodeI64Or,
+		wasm.OpcodeLocalSet, 19,
+		wasm.OpcodeLocalGet, 18, wasm.OpcodeI32Const, 8, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, 18,
+		wasm.OpcodeBr, 0, wasm.OpcodeEnd, wasm.OpcodeEnd,
+		wasm.OpcodeLocalGet, 19,
+		wasm.OpcodeLocalGet, 2,
+	)
+	for i := byte(1); i < 16; i++ {
+		b = append(b, wasm.OpcodeLocalGet, i+2, wasm.OpcodeF64Add)
+	}
+	b = append(b, wasm.OpcodeEnd)
+	locals := make([]wasm.ValueType, 0, 18)
+	for i := 0; i < 16; i++ {
+		locals = append(locals, wasm.ValueTypeF64)
+	}
+	locals = append(locals, wasm.ValueTypeI32, wasm.ValueTypeI64)
+	return &wasm.Module{
+		TypeSection: []wasm.FunctionType{{
+			Params:           []wasm.ValueType{wasm.ValueTypeF64, wasm.ValueTypeI32},
+			Results:          []wasm.ValueType{wasm.ValueTypeI64, wasm.ValueTypeF64},
+			ParamNumInUint64: 2, ResultNumInUint64: 2,
+		}},
+		FunctionSection: []wasm.Index{0},
+		MemorySection:   &wasm.Memory{Min: 1, Max: 1, IsMaxEncoded: true},
+		CodeSection:     []wasm.Code{{LocalTypes: locals, Body: b}},
+		ExportSection:   []wasm.Export{{Name: ExportedFunctionName, Type: wasm.ExternTypeFunc, Index: 0}},
+	}
+}
+
+// MemoryFillSumModule returns a module with one page of memory whose
+// exported function takes a value v and a byte count n, fills n bytes at
+// address 8 with v (memory.fill uses v's low byte) and returns the sum of
+// the bytes in [0, 8+n+8): (v & 0xff) * n when the fill wrote exactly its
+// bytes (pybox patch 0062 starts fills of 8 bytes or more with one
+// 64-bit store).
+func MemoryFillSumModule() *wasm.Module {
+	b := []byte{
+		wasm.OpcodeI32Const, 8, wasm.OpcodeLocalGet, 0, wasm.OpcodeLocalGet, 1,
+		wasm.OpcodeMiscPrefix, wasm.OpcodeMiscMemoryFill, 0,
+		// sum (local 3) of the bytes below 8+n+8, index in local 2.
+		wasm.OpcodeBlock, 0x40, wasm.OpcodeLoop, 0x40,
+		wasm.OpcodeLocalGet, 2, wasm.OpcodeLocalGet, 1, wasm.OpcodeI32Const, 16, wasm.OpcodeI32Add,
+		wasm.OpcodeI32GeU, wasm.OpcodeBrIf, 1,
+		wasm.OpcodeLocalGet, 3, wasm.OpcodeLocalGet, 2, wasm.OpcodeI64Load8U, 0x0, 0x0, wasm.OpcodeI64Add,
+		wasm.OpcodeLocalSet, 3,
+		wasm.OpcodeLocalGet, 2, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, 2,
+		wasm.OpcodeBr, 0, wasm.OpcodeEnd, wasm.OpcodeEnd,
+		wasm.OpcodeLocalGet, 3, wasm.OpcodeEnd,
+	}
+	return &wasm.Module{
+		TypeSection: []wasm.FunctionType{{
+			Params:           []wasm.ValueType{wasm.ValueTypeI32, wasm.ValueTypeI32},
+			Results:          []wasm.ValueType{wasm.ValueTypeI64},
+			ParamNumInUint64: 2, ResultNumInUint64: 1,
+		}},
+		FunctionSection: []wasm.Index{0},
+		MemorySection:   &wasm.Memory{Min: 1, Max: 1, IsMaxEncoded: true},
+		CodeSection:     []wasm.Code{{LocalTypes: []wasm.ValueType{wasm.ValueTypeI32, wasm.ValueTypeI64}, Body: b}},
+		ExportSection:   []wasm.Export{{Name: ExportedFunctionName, Type: wasm.ExternTypeFunc, Index: 0}},
+	}
+}
+
+func f64Bytes(f float64) []byte {
+	var buf [8]byte
+	binary.LittleEndian.PutUint64(buf[:], math.Float64bits(f))
+	return buf[:]
 }
 
 func SingleFunctionModule(typ wasm.FunctionType, body []byte, localTypes []wasm.ValueType) *wasm.Module {

@@ -86,6 +86,10 @@ const (
 	// lazily compiled function's code for the trampoline to jump to (pybox
 	// patch 0040).
 	ExecutionContextOffsetLazyTarget Offset = 1264
+	// ExecutionContextOffsetMemclrAddress holds the address of Go's
+	// runtime.memclrNoHeapPointers, which memory.fill calls to write zeros
+	// on amd64 (pybox patch 0061).
+	ExecutionContextOffsetMemclrAddress Offset = 1272
 )
 
 // ModuleContextOffsetData allows the compilers to get the information about offsets to the fields of wazevo.moduleContextOpaque,

@@ -143,6 +143,10 @@ type (
 		// or the value is reloaded after a definition in the same block or
 		// while reconciling an edge.
 		phiNoSink bool
+		// countedAt is 1 + the ID of the loop header whose live values
+		// releaseAtCrowdedLoopHeader last counted this value for, or 0: a
+		// header's liveIns may list a value more than once.
+		countedAt int32
 	}
 
 	// phiDefInstList is a linked list of instructions that defines a phi value.
@@ -231,6 +235,7 @@ func resetVrState[I Instr, B Block[I], F Function[I, B]](vs *vrState[I, B, F]) {
 	vs.phiReloadBlks = vs.phiReloadBlks[:0]
 	vs.phiLastDefBlkID = -1
 	vs.phiNoSink = false
+	vs.countedAt = 0
 	vs.desiredLoc = desiredLocUnspecified
 }
 
@@ -713,8 +718,17 @@ func (a *Allocator[I, B, F]) finalizeStartReg(f F, blk B) {
 // before the loop (scheduleSpill, patch 0023). Headers with no such pressure
 // keep the inherited state.
 func (a *Allocator[I, B, F]) releaseAtCrowdedLoopHeader(f F, blk B, st *blockState[I, B, F]) {
+	// liveIns lists a value once per loop it is live through (loopTreeDFS
+	// appends without deduplicating), so count each value once: counted
+	// with repeats, a header with a handful of values looked crowded, and
+	// the values used in its loop were reloaded from the stack at every use.
 	var live [NumRegType]int
+	mark := blk.ID() + 1
 	for _, vs := range st.liveIns {
+		if vs.countedAt == mark {
+			continue
+		}
+		vs.countedAt = mark
 		live[vs.v.RegType()]++
 	}
 	crowded := false

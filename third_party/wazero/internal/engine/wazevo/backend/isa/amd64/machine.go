@@ -1900,6 +1900,10 @@ func (m *machine) lowerCall(si *ssa.Instruction) {
 		// Since Go 1.24 it may also use DX, which is not reserved for the function call's 3 args.
 		// https://github.com/golang/go/blob/go1.24.0/src/runtime/memmove_amd64.s#L123
 		m.insert(m.allocateInstr().asDefineUninitializedReg(regInfo.RealRegToVReg[rdx]))
+		// Go's internal ABI keeps X15 zero, and memclrNoHeapPointers (which
+		// memory.fill calls to write zeros, pybox patch 0061) stores it:
+		// compiled code uses X15 like any register, so zero it first.
+		m.insert(m.allocateInstr().asXmmRmR(sseOpcodePxor, newOperandReg(xmm15VReg), xmm15VReg))
 	}
 
 	if isDirectCall {
