@@ -99,23 +99,25 @@ SUITE[mpl-colors]=matplotlib; ARGS[mpl-colors]="$MPLT/test_colors.py"
 SUITE[mpl-axes]=matplotlib;   ARGS[mpl-axes]="$MPLT/test_axes.py"
 EXTRA[mpl-axes]="test_hist or test_bar or test_scatter or test_errorbar or test_boxplot or test_pie or test_imshow"
 # scipy's main subpackages (#15); only with a bundle that has scipy.
-for sub in stats optimize linalg sparse interpolate signal integrate spatial special; do
+for sub in stats optimize linalg sparse interpolate signal integrate spatial special io ndimage fft; do
   SUITE[sp-$sub]=scipy; ARGS[sp-$sub]="scipy/$sub"
 done
 # scikit-learn: linear models, trees and ensembles, clustering,
-# preprocessing, model selection, metrics.
-for sub in linear_model tree ensemble cluster preprocessing model_selection metrics; do
+# preprocessing, model selection, metrics, decomposition (PCA), neighbours,
+# SVMs.
+for sub in linear_model tree ensemble cluster preprocessing model_selection metrics decomposition neighbors svm; do
   SUITE[sk-$sub]=sklearn; ARGS[sk-$sub]="sklearn/$sub"
 done
-# statsmodels: OLS/GLM/discrete models and the formula API (patsy).
-for sub in regression genmod discrete formula; do
+# statsmodels: OLS/GLM/discrete models and the formula API (patsy), time
+# series and statistical tests.
+for sub in regression genmod discrete formula tsa stats; do
   SUITE[sm-$sub]=statsmodels; ARGS[sm-$sub]="statsmodels/$sub"
 done
 ALL="core lib linalg fft random ma polynomial matrixlib pillow pd-parsers pd-groupby pd-reshape pd-frame pd-tseries mpl-figure mpl-axes mpl-image mpl-text mpl-colors"
 # Not in ALL: whole, they take hours on 2 cores (scipy/stats alone collects
 # 12,628 tests); name them, with SAMPLE, to run them (docs/upstream-tests.md,
 # "scipy, scikit-learn and statsmodels").
-SCIENCE="sp-stats sp-optimize sp-linalg sp-sparse sp-interpolate sp-signal sp-integrate sp-spatial sp-special sk-linear_model sk-tree sk-ensemble sk-cluster sk-preprocessing sk-model_selection sk-metrics sm-regression sm-genmod sm-discrete sm-formula"
+SCIENCE="sp-stats sp-optimize sp-linalg sp-sparse sp-interpolate sp-signal sp-integrate sp-spatial sp-special sp-io sp-ndimage sp-fft sk-linear_model sk-tree sk-ensemble sk-cluster sk-preprocessing sk-model_selection sk-metrics sk-decomposition sk-neighbors sk-svm sm-regression sm-genmod sm-discrete sm-formula sm-tsa sm-stats"
 
 subsets=${*:-$ALL}
 for s in $subsets; do
