@@ -1064,6 +1064,10 @@ func (i *instruction) encode(c backend.Compiler) (needsLabelResolution bool) {
 		default:
 			panic("BUG: invalid operand kind")
 		}
+	case xmmRmRVex:
+		encodeXmmRmRVex(c, vexOpcode(i.u1), regEncodings[i.op2.reg().RealReg()],
+			regEncodings[regalloc.VReg(i.u2).RealReg()], regEncodings[i.op1.reg().RealReg()])
+
 	case xmmRmRImm:
 		op := sseOpcode(i.u1)
 		var legPrex legacyPrefixes

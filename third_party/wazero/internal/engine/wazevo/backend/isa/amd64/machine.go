@@ -600,6 +600,8 @@ func (m *machine) LowerInstr(instr *ssa.Instruction) {
 		m.lowerVbandnot(instr, sseOpcodePandn)
 	case ssa.OpcodeVbitselect:
 		m.lowerVbitselect(instr)
+	case ssa.OpcodeVFmadd, ssa.OpcodeVFnmadd:
+		m.lowerVFmadd(instr)
 	case ssa.OpcodeVIadd:
 		x, y, lane := instr.Arg2WithLane()
 		var vecOp sseOpcode
