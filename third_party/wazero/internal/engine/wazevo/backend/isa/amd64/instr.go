@@ -1697,6 +1697,7 @@ const (
 	sseOpcodeMovd
 	sseOpcodeMovdqa
 	sseOpcodeMovdqu
+	sseOpcodeMovddup
 	sseOpcodeMovlhps
 	sseOpcodeMovmskps
 	sseOpcodeMovmskpd
@@ -1920,6 +1921,8 @@ func (s sseOpcode) String() string {
 		return "movdqa"
 	case sseOpcodeMovdqu:
 		return "movdqu"
+	case sseOpcodeMovddup:
+		return "movddup"
 	case sseOpcodeMovlhps:
 		return "movlhps"
 	case sseOpcodeMovmskps:

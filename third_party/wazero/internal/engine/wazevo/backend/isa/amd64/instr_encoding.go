@@ -399,6 +399,8 @@ func (i *instruction) encode(c backend.Compiler) (needsLabelResolution bool) {
 			prefix, opcode, opcodeNum = legacyPrefixes0x66, 0x0F6F, 2
 		case sseOpcodeMovdqu:
 			prefix, opcode, opcodeNum = legacyPrefixes0xF3, 0x0F6F, 2
+		case sseOpcodeMovddup:
+			prefix, opcode, opcodeNum = legacyPrefixes0xF2, 0x0F12, 2
 		case sseOpcodeMovsd:
 			prefix, opcode, opcodeNum = legacyPrefixes0xF2, 0x0F10, 2
 		case sseOpcodeMovss:
