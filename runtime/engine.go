@@ -340,8 +340,13 @@ func (e *Engine) refillTurn() bool {
 // guestFeatures are the WebAssembly features the interpreter is built with
 // (see scripts/build-runtime.sh). Exception handling (the standard exnref
 // encoding) carries setjmp/longjmp in libjpeg and FreeType, and C++
-// exceptions (docs/runtime-bundle.md, "C++ exceptions").
-const guestFeatures = api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling
+// exceptions (docs/runtime-bundle.md, "C++ exceptions"). Relaxed SIMD
+// (fork patch 0063) lets a module built with -mrelaxed-simd use fused
+// multiply-adds (OpenBLAS's DGEMM kernel can: docs/runtime-bundle.md,
+// "OpenBLAS"); a python.wasm without relaxed instructions compiles to the
+// same code either way.
+const guestFeatures = api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling |
+	experimental.CoreFeaturesRelaxedSIMD
 
 // NewEngine compiles the interpreter, using the compilation cache when one is
 // configured. It is the slow step (seconds on a cold cache); keep one Engine

@@ -20,19 +20,25 @@ BASE=v1.12.0
 FORK=third_party/wazero
 MOD=github.com/tetratelabs/wazero
 
-# Packages whose tests stay (the patched ones; the integration and spec tests
-# of exception handling; the guarded-memory spec tests, which read the
-# released spec test data from the module cache).
+# Packages whose tests stay (the patched ones, with the amd64 and arm64
+# backends, internal/platform and internal/wasm since relaxed SIMD (0063)
+# patched them; the integration and spec tests of exception handling; the
+# guarded-memory spec tests, which read the released spec test data from the
+# module cache).
 TESTED=(
   internal/engine/wazevo
   internal/engine/wazevo/backend
+  internal/engine/wazevo/backend/isa/amd64
+  internal/engine/wazevo/backend/isa/arm64
   internal/engine/wazevo/frontend
   internal/engine/wazevo/ssa
   internal/engine/wazevo/wazevoapi
   internal/integration_test/engine
   internal/integration_test/spectest/exception-handling
   internal/integration_test/spectest/guarded
+  internal/platform
   internal/sigguard
+  internal/wasm
 )
 # In internal/integration_test/engine only the exception-handling tests
 # (exceptions_test.go, eh_*_test.go) stay.

@@ -13,9 +13,24 @@
  * the plain loop. Built for wasm only (build-openblas.sh copies it into
  * kernel/riscv64/ and selects it in KERNEL.RISCV64_GENERIC, whose DGEMM
  * unroll the patch sets to 4x4).
+ *
+ * Built with -mrelaxed-simd (OB_SIMD='-msimd128 -mrelaxed-simd' in
+ * build-openblas.sh), each multiply-add is one f64x2.relaxed_madd, which
+ * pybox's wazero compiles to a fused VFMADD231PD (amd64 with FMA) or FMLA
+ * (arm64): one rounding instead of two, and 1.2x the GFLOP/s of this
+ * kernel with mul+add on an AVX2 machine (scripts/bench/fma;
+ * docs/runtime-bundle.md, "OpenBLAS"). Without the flag the compiled code
+ * is byte for byte the same as before the macro.
  */
 #include "common.h"
 #include <wasm_simd128.h>
+
+/* acc + x*y, fused where the host can (relaxed SIMD). */
+#ifdef __wasm_relaxed_simd__
+#define PYBOX_MADD(acc, x, y) wasm_f64x2_relaxed_madd((x), (y), (acc))
+#else
+#define PYBOX_MADD(acc, x, y) wasm_f64x2_add((acc), wasm_f64x2_mul((x), (y)))
+#endif
 
 /* Any mr x nr block (mr, nr <= 4) from panels of width mr and nr. */
 static void block_any(BLASLONG mr, BLASLONG nr, BLASLONG bk, FLOAT alpha,
@@ -42,16 +57,16 @@ static void block_4x4(BLASLONG bk, FLOAT alpha, const FLOAT *a, const FLOAT *b,
     v128_t a1 = wasm_v128_load(a + (o) + 2);                                   \
     v128_t b0 = wasm_f64x2_splat(b[(o)]);                                      \
     v128_t b1 = wasm_f64x2_splat(b[(o) + 1]);                                  \
-    c00 = wasm_f64x2_add(c00, wasm_f64x2_mul(a0, b0));                         \
-    c01 = wasm_f64x2_add(c01, wasm_f64x2_mul(a1, b0));                         \
-    c10 = wasm_f64x2_add(c10, wasm_f64x2_mul(a0, b1));                         \
-    c11 = wasm_f64x2_add(c11, wasm_f64x2_mul(a1, b1));                         \
+    c00 = PYBOX_MADD(c00, a0, b0);                                             \
+    c01 = PYBOX_MADD(c01, a1, b0);                                             \
+    c10 = PYBOX_MADD(c10, a0, b1);                                             \
+    c11 = PYBOX_MADD(c11, a1, b1);                                             \
     v128_t b2 = wasm_f64x2_splat(b[(o) + 2]);                                  \
     v128_t b3 = wasm_f64x2_splat(b[(o) + 3]);                                  \
-    c20 = wasm_f64x2_add(c20, wasm_f64x2_mul(a0, b2));                         \
-    c21 = wasm_f64x2_add(c21, wasm_f64x2_mul(a1, b2));                         \
-    c30 = wasm_f64x2_add(c30, wasm_f64x2_mul(a0, b3));                         \
-    c31 = wasm_f64x2_add(c31, wasm_f64x2_mul(a1, b3));                         \
+    c20 = PYBOX_MADD(c20, a0, b2);                                             \
+    c21 = PYBOX_MADD(c21, a1, b2);                                             \
+    c30 = PYBOX_MADD(c30, a0, b3);                                             \
+    c31 = PYBOX_MADD(c31, a1, b3);                                             \
   } while (0)
   /* Four k steps per iteration: python.wasm's loop guard (internal/
    * loopguard) adds a countdown to every loop iteration, a real cost in a
@@ -75,8 +90,8 @@ static void block_4x4(BLASLONG bk, FLOAT alpha, const FLOAT *a, const FLOAT *b,
 #define PYBOX_STORE(col, lo, hi)                                               \
   do {                                                                         \
     FLOAT *c = C + (col) * ldc;                                                \
-    wasm_v128_store(c, wasm_f64x2_add(wasm_v128_load(c), wasm_f64x2_mul(va, lo))); \
-    wasm_v128_store(c + 2, wasm_f64x2_add(wasm_v128_load(c + 2), wasm_f64x2_mul(va, hi))); \
+    wasm_v128_store(c, PYBOX_MADD(wasm_v128_load(c), va, lo));                 \
+    wasm_v128_store(c + 2, PYBOX_MADD(wasm_v128_load(c + 2), va, hi));         \
   } while (0)
   PYBOX_STORE(0, c00, c01);
   PYBOX_STORE(1, c10, c11);

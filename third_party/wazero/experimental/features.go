@@ -37,3 +37,22 @@ const CoreFeaturesExceptionHandling = api.CoreFeatureSIMD << 4
 //
 // See https://github.com/WebAssembly/function-references for further details.
 const CoreFeaturesTypedFunctionReferences = api.CoreFeatureSIMD << 5
+
+// CoreFeaturesRelaxedSIMD enables the relaxed SIMD instructions
+// ("relaxed-simd", part of WebAssembly 3.0): opcodes 0xfd 0x100 to 0x113,
+// such as f64x2.relaxed_madd. It requires api.CoreFeatureSIMD.
+//
+// # Notes
+//
+//   - Only the compiler engine implements it; the interpreter rejects a
+//     module that uses a relaxed SIMD instruction.
+//   - The results of these instructions may differ between hosts, as the
+//     proposal allows: on amd64 with FMA and on arm64, relaxed_madd and
+//     relaxed_nmadd are fused (one rounding), elsewhere a multiplication
+//     and an addition (two roundings). The other instructions behave as
+//     their deterministic SIMD counterparts (relaxed_swizzle as swizzle,
+//     relaxed_trunc as trunc_sat, relaxed_laneselect as bitselect,
+//     relaxed_min/max as min/max, relaxed_q15mulr_s as q15mulr_sat_s).
+//
+// See https://github.com/WebAssembly/relaxed-simd for further details.
+const CoreFeaturesRelaxedSIMD = api.CoreFeatureSIMD << 6

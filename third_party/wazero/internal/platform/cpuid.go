@@ -10,6 +10,9 @@ const (
 	CpuFeatureAmd64BMI1
 	// CpuExtraFeatureABM is the flag to query CpuFeatureFlags.Has for Advanced Bit Manipulation capabilities (e.g. LZCNT) on amd64
 	CpuFeatureAmd64ABM
+	// CpuFeatureAmd64FMA is the flag to query CpuFeatureFlags.Has for the fused multiply-add instructions
+	// (FMA3, e.g. VFMADD231PD) on amd64, with the operating system's support for the VEX-encoded (AVX) state
+	CpuFeatureAmd64FMA
 )
 
 const (

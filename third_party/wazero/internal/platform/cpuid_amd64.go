@@ -18,5 +18,11 @@ func loadCpuFeatureFlags() (flags CpuFeatureFlags) {
 	if cpu.X86.HasBMI1 && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT {
 		flags |= CpuFeatureAmd64ABM
 	}
+	// VEX-encoded instructions such as the FMA3 ones fault unless the
+	// operating system saves the AVX state, which x/sys/cpu checks for AVX
+	// but not for FMA.
+	if cpu.X86.HasFMA && cpu.X86.HasAVX {
+		flags |= CpuFeatureAmd64FMA
+	}
 	return
 }

@@ -1420,6 +1420,13 @@ func (m *Module) validateFunctionWithMaxStackValues(
 			// Vector instructions come with two bytes where the first byte is always OpcodeVecPrefix,
 			// and the second byte determines the actual instruction.
 			vecOpcode := body[pc]
+			if relaxedOp, ok := RelaxedVecOpcode(body[pc:]); ok {
+				pc++ // The relaxed opcode's second byte.
+				if err := validateRelaxedVecInstruction(relaxedOp, enabledFeatures, valueTypeStack); err != nil {
+					return err
+				}
+				continue
+			}
 			if err := enabledFeatures.RequireEnabled(api.CoreFeatureSIMD); err != nil {
 				return fmt.Errorf("%s invalid as %v", vectorInstructionName[vecOpcode], err)
 			}

@@ -427,6 +427,13 @@ func (c *compiler) handleInstruction() error {
 		)
 	}
 
+	if op == wasm.OpcodeVecPrefix {
+		if relaxedOp, ok := wasm.RelaxedVecOpcode(c.body[c.pc+1:]); ok {
+			return fmt.Errorf("%s: relaxed SIMD (experimental.CoreFeaturesRelaxedSIMD) is implemented by the compiler engine only, not the interpreter",
+				wasm.RelaxedVectorInstructionName(relaxedOp))
+		}
+	}
+
 	var peekValueType unsignedType
 	if len(c.stack) > 0 {
 		peekValueType = c.stackPeek()

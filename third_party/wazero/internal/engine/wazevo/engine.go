@@ -153,9 +153,9 @@ var _ wasm.Engine = (*engine)(nil)
 // (the execution context and the try_table info), so without the suffix
 // either would load the other's entries. With it, each sees the other's
 // entries as stale and recompiles. The number after 2504 is the last fork
-// patch that changed compiled code (0019: a copy into a phi's register
-// moves the value it displaces to a free register).
-const cacheVersionSuffix = "+pybox.2504.62"
+// patch that changed compiled code (0064: on amd64, v128.load64_splat and
+// f64x2.splat are one movddup).
+const cacheVersionSuffix = "+pybox.2504.64"
 
 // NewEngine returns the implementation of wasm.Engine.
 func NewEngine(ctx context.Context, _ api.CoreFeatures, fc filecache.Cache) wasm.Engine {

@@ -1730,6 +1730,13 @@ func (c *Compiler) lowerCurrentOpcode() {
 	case wasm.OpcodeVecPrefix:
 		state.pc++
 		vecOp := c.wasmFunctionBody[state.pc]
+		if relaxedOp, ok := wasm.RelaxedVecOpcode(c.wasmFunctionBody[state.pc:]); ok {
+			state.pc++ // The relaxed opcode's second byte.
+			var lowered bool
+			if vecOp, lowered = c.lowerRelaxedVec(relaxedOp); lowered {
+				break
+			}
+		}
 		switch vecOp {
 		case wasm.OpcodeVecV128Const:
 			state.pc++

@@ -645,6 +645,17 @@ const (
 	// for tail calls. Semantically, it combines CallIndirect + Return into a single operation.
 	OpcodeTailCallReturnCallIndirect
 
+	// OpcodeVFmadd is a relaxed fused multiply-add on vectors:
+	// `v = VFmadd.lane x, y, z` is x*y+z, rounded once where the machine
+	// has a fused multiply-add and twice (after the multiplication and after
+	// the addition) where it has not (relaxed-simd's relaxed_madd).
+	OpcodeVFmadd
+
+	// OpcodeVFnmadd is a relaxed fused negated multiply-add on vectors:
+	// `v = VFnmadd.lane x, y, z` is -(x*y)+z, rounded as OpcodeVFmadd
+	// (relaxed-simd's relaxed_nmadd).
+	OpcodeVFnmadd
+
 	// opcodeEnd marks the end of the opcode list.
 	opcodeEnd
 )
@@ -892,6 +903,8 @@ var instructionSideEffects = [opcodeEnd]sideEffect{
 	OpcodeFence:                       sideEffectStrict,
 	OpcodeTailCallReturnCall:          sideEffectStrict,
 	OpcodeTailCallReturnCallIndirect:  sideEffectStrict,
+	OpcodeVFmadd:                      sideEffectNone,
+	OpcodeVFnmadd:                     sideEffectNone,
 	OpcodeWideningPairwiseDotProductS: sideEffectNone,
 }
 
@@ -1052,6 +1065,8 @@ var instructionReturnTypes = [opcodeEnd]returnTypesFn{
 	OpcodeAtomicCas:                   returnTypesFnSingle,
 	OpcodeFence:                       returnTypesFnNoReturns,
 	OpcodeTailCallReturnCallIndirect:  returnTypesFnCallIndirect,
+	OpcodeVFmadd:                      returnTypesFnV128,
+	OpcodeVFnmadd:                     returnTypesFnV128,
 	OpcodeTailCallReturnCall:          returnTypesFnCall,
 	OpcodeWideningPairwiseDotProductS: returnTypesFnV128,
 }
@@ -1439,6 +1454,28 @@ func (i *Instruction) AsVFmul(x, y Value, lane VecLane) *Instruction {
 	i.u1 = uint64(lane)
 	i.typ = TypeV128
 	return i
+}
+
+// AsVFmadd initializes this instruction as a relaxed fused multiply-add on
+// vectors (x*y+z) with OpcodeVFmadd, or, if negate, as the negated one
+// (-(x*y)+z) with OpcodeVFnmadd.
+func (i *Instruction) AsVFmadd(x, y, z Value, lane VecLane, negate bool) *Instruction {
+	i.opcode = OpcodeVFmadd
+	if negate {
+		i.opcode = OpcodeVFnmadd
+	}
+	i.v = x
+	i.v2 = y
+	i.v3 = z
+	i.u1 = uint64(lane)
+	i.typ = TypeV128
+	return i
+}
+
+// Arg3WithLane returns the first three arguments to this instruction, and
+// the lane type.
+func (i *Instruction) Arg3WithLane() (Value, Value, Value, VecLane) {
+	return i.v, i.v2, i.v3, VecLane(i.u1)
 }
 
 // AsVFdiv initializes this instruction as a floating point division instruction with OpcodeVFdiv on a vector.
@@ -2669,6 +2706,8 @@ func (i *Instruction) Format(b Builder) string {
 		instSuffix = fmt.Sprintf("_%d, %s, %s, %s", 8*i.u1, i.v.Format(b), i.v2.Format(b), i.v3.Format(b))
 	case OpcodeFence:
 		instSuffix = fmt.Sprintf(" %d", i.u1)
+	case OpcodeVFmadd, OpcodeVFnmadd:
+		instSuffix = fmt.Sprintf(".%s %s, %s, %s", VecLane(i.u1), i.v.Format(b), i.v2.Format(b), i.v3.Format(b))
 	case OpcodeTailCallReturnCall, OpcodeTailCallReturnCallIndirect:
 		view := i.vs.View()
 		vs := make([]string, len(view))
@@ -2943,6 +2982,10 @@ func (o Opcode) String() (ret string) {
 		return "ReturnCall"
 	case OpcodeTailCallReturnCallIndirect:
 		return "ReturnCallIndirect"
+	case OpcodeVFmadd:
+		return "VFmadd"
+	case OpcodeVFnmadd:
+		return "VFnmadd"
 	case OpcodeVbor:
 		return "Vbor"
 	case OpcodeVbxor:

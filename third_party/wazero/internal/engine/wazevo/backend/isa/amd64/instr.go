@@ -195,6 +195,8 @@ func (i *instruction) String() string {
 		panic("TODO")
 	case xmmCmpRmR:
 		return fmt.Sprintf("%s %s, %s", sseOpcode(i.u1), i.op1.format(false), i.op2.format(false))
+	case xmmRmRVex:
+		return fmt.Sprintf("%s %s, %s, %s", vexOpcode(i.u1), i.op1.format(false), formatVRegSized(regalloc.VReg(i.u2), false), i.op2.format(false))
 	case xmmRmRImm:
 		op := sseOpcode(i.u1)
 		r1, r2 := i.op1.format(op == sseOpcodePextrq || op == sseOpcodePinsrq),
@@ -393,6 +395,8 @@ func (i *instruction) Uses(regs *[]regalloc.VReg) []regalloc.VReg {
 		execCtx, divisor, tmpGp, _, _, _ := i.idivRemSequenceData()
 		// idiv uses rax and rdx as implicit operands.
 		*regs = append(*regs, raxVReg, rdxVReg, execCtx, divisor, tmpGp)
+	case useKindVex:
+		*regs = append(*regs, i.op1.reg(), i.op2.reg(), regalloc.VReg(i.u2))
 	case useKindBlendvpd:
 		*regs = append(*regs, xmm0VReg)
 
@@ -495,6 +499,17 @@ func (i *instruction) AssignUse(index int, v regalloc.VReg) {
 			op.addressMode().assignUses(index, v)
 		default:
 			panic(fmt.Sprintf("BUG: invalid operand: %s", i))
+		}
+	case useKindVex:
+		switch index {
+		case 0:
+			i.op1.setReg(v)
+		case 1:
+			i.op2.setReg(v)
+		case 2:
+			i.u2 = uint64(v)
+		default:
+			panic("BUG")
 		}
 	case useKindFcvtToSintSequence:
 		switch index {
@@ -777,6 +792,11 @@ const (
 
 	// A binary XMM instruction with an 8-bit immediate: e.g. cmp (ps pd) imm (reg addr) reg
 	xmmRmRImm
+
+	// A VEX-encoded XMM instruction of three registers, the destination one
+	// also a source: vfmadd231pd op1, src, op2 (op2 = src*op1 + op2), with
+	// src in u2 (pybox patch: relaxed SIMD).
+	xmmRmRVex
 
 	// Direct call: call simm32.
 	// Note that the offset is the relative to the *current RIP*, which points to the first byte of the next instruction.
@@ -1067,6 +1087,8 @@ func (k instructionKind) String() string {
 		return "xmmCmpRmR"
 	case xmmRmRImm:
 		return "xmmRmRImm"
+	case xmmRmRVex:
+		return "xmmRmRVex"
 	case jmpIf:
 		return "jmpIf"
 	case jmp:
@@ -1675,6 +1697,7 @@ const (
 	sseOpcodeMovd
 	sseOpcodeMovdqa
 	sseOpcodeMovdqu
+	sseOpcodeMovddup
 	sseOpcodeMovlhps
 	sseOpcodeMovmskps
 	sseOpcodeMovmskpd
@@ -1898,6 +1921,8 @@ func (s sseOpcode) String() string {
 		return "movdqa"
 	case sseOpcodeMovdqu:
 		return "movdqu"
+	case sseOpcodeMovddup:
+		return "movddup"
 	case sseOpcodeMovlhps:
 		return "movlhps"
 	case sseOpcodeMovmskps:
@@ -2353,6 +2378,7 @@ var defKinds = [instrMax]defKind{
 	xmmCmpRmR:              defKindNone,
 	xmmRmR:                 defKindNone,
 	xmmRmRImm:              defKindNone,
+	xmmRmRVex:              defKindNone,
 	mov64MR:                defKindOp2,
 	movsxRmR:               defKindOp2,
 	movzxRmR:               defKindOp2,
@@ -2421,6 +2447,8 @@ const (
 	useKindTailCallInd
 	useKindFcvtToSintSequence
 	useKindFcvtToUintSequence
+	// useKindVex is op1, op2 and the register in u2 (xmmRmRVex).
+	useKindVex
 )
 
 var useKinds = [instrMax]useKind{
@@ -2440,6 +2468,7 @@ var useKinds = [instrMax]useKind{
 	xmmCmpRmR:              useKindOp1Op2Reg,
 	xmmRmR:                 useKindOp1Op2Reg,
 	xmmRmRImm:              useKindOp1Op2Reg,
+	xmmRmRVex:              useKindVex,
 	mov64MR:                useKindOp1,
 	movzxRmR:               useKindOp1,
 	movsxRmR:               useKindOp1,

@@ -399,6 +399,8 @@ func (i *instruction) encode(c backend.Compiler) (needsLabelResolution bool) {
 			prefix, opcode, opcodeNum = legacyPrefixes0x66, 0x0F6F, 2
 		case sseOpcodeMovdqu:
 			prefix, opcode, opcodeNum = legacyPrefixes0xF3, 0x0F6F, 2
+		case sseOpcodeMovddup:
+			prefix, opcode, opcodeNum = legacyPrefixes0xF2, 0x0F12, 2
 		case sseOpcodeMovsd:
 			prefix, opcode, opcodeNum = legacyPrefixes0xF2, 0x0F10, 2
 		case sseOpcodeMovss:
@@ -1064,6 +1066,10 @@ func (i *instruction) encode(c backend.Compiler) (needsLabelResolution bool) {
 		default:
 			panic("BUG: invalid operand kind")
 		}
+	case xmmRmRVex:
+		encodeXmmRmRVex(c, vexOpcode(i.u1), regEncodings[i.op2.reg().RealReg()],
+			regEncodings[regalloc.VReg(i.u2).RealReg()], regEncodings[i.op1.reg().RealReg()])
+
 	case xmmRmRImm:
 		op := sseOpcode(i.u1)
 		var legPrex legacyPrefixes

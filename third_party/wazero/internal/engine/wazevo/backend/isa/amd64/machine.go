@@ -600,6 +600,8 @@ func (m *machine) LowerInstr(instr *ssa.Instruction) {
 		m.lowerVbandnot(instr, sseOpcodePandn)
 	case ssa.OpcodeVbitselect:
 		m.lowerVbitselect(instr)
+	case ssa.OpcodeVFmadd, ssa.OpcodeVFnmadd:
+		m.lowerVFmadd(instr)
 	case ssa.OpcodeVIadd:
 		x, y, lane := instr.Arg2WithLane()
 		var vecOp sseOpcode
@@ -3367,9 +3369,10 @@ func (m *machine) lowerSplat(x, ret ssa.Value, lane ssa.VecLane) {
 		m.insert(m.allocateInstr().asXmmRmRImm(sseOpcodeInsertps, 0, xx, tmpDst))
 		m.insert(m.allocateInstr().asXmmRmRImm(sseOpcodePshufd, 0, newOperandReg(tmpDst), tmpDst))
 	case ssa.VecLaneF64x2:
-		xx := m.getOperand_Reg(m.c.ValueDefinition(x))
-		m.insert(m.allocateInstr().asXmmUnaryRmR(sseOpcodeMovsd, xx, tmpDst))
-		m.insert(m.allocateInstr().asXmmRmR(sseOpcodeMovlhps, xx, tmpDst))
+		// One movddup (SSE3), from the f64.load it may fold (pybox patch
+		// 0064; was movsd and movlhps).
+		xx := m.getOperand_Mem_Reg(m.c.ValueDefinition(x))
+		m.insert(m.allocateInstr().asXmmUnaryRmR(sseOpcodeMovddup, xx, tmpDst))
 	default:
 		panic(fmt.Sprintf("invalid lane type: %s", lane))
 	}

@@ -543,9 +543,11 @@ func (m *machine) lowerLoadSplat(ptr ssa.Value, offset uint32, ret ssa.Value, la
 		m.insert(m.allocateInstr().asXmmRmRImm(sseOpcodePinsrd, 0, newOperandReg(tmpGp), tmpDst))
 		m.insert(m.allocateInstr().asXmmRmRImm(sseOpcodePshufd, 0, newOperandReg(tmpDst), tmpDst))
 	case ssa.VecLaneI64x2:
-		m.insert(m.allocateInstr().asMov64MR(am, tmpGp))
-		m.insert(m.allocateInstr().asXmmRmRImm(sseOpcodePinsrq, 0, newOperandReg(tmpGp), tmpDst))
-		m.insert(m.allocateInstr().asXmmRmRImm(sseOpcodePinsrq, 1, newOperandReg(tmpGp), tmpDst))
+		// One movddup (SSE3), a load that duplicates the 64 bits into both
+		// lanes (pybox patch 0064; was a load into a general register and
+		// two pinsrq, which OpenBLAS's DGEMM kernel spent most of its time
+		// in).
+		m.insert(m.allocateInstr().asXmmUnaryRmR(sseOpcodeMovddup, am, tmpDst))
 	default:
 		panic(fmt.Sprintf("invalid lane type: %s", lane))
 	}

@@ -1960,6 +1960,10 @@ func (b vecOp) String() string {
 		return "bic"
 	case vecOpBsl:
 		return "bsl"
+	case vecOpFmla:
+		return "fmla"
+	case vecOpFmls:
+		return "fmls"
 	case vecOpNot:
 		return "not"
 	case vecOpAnd:
@@ -2142,6 +2146,10 @@ const (
 	vecOpZip1
 	vecOpSmull
 	vecOpSmull2
+	// vecOpFmla is FMLA (vector): rd += rn*rm, fused (pybox patch: relaxed SIMD).
+	vecOpFmla
+	// vecOpFmls is FMLS (vector): rd -= rn*rm, fused (pybox patch: relaxed SIMD).
+	vecOpFmls
 )
 
 // bitOp determines the type of bitwise operation. Instructions whose kind is one of

@@ -358,7 +358,7 @@ func (i *instruction) encode(m *machine) {
 			i.u2 == 1,
 		))
 	case vecRRR:
-		if op := vecOp(i.u1); op == vecOpBsl || op == vecOpBit || op == vecOpUmlal {
+		if op := vecOp(i.u1); op == vecOpBsl || op == vecOpBit || op == vecOpUmlal || op == vecOpFmla || op == vecOpFmls {
 			panic(fmt.Sprintf("vecOp %s must use vecRRRRewrite instead of vecRRR", op.String()))
 		}
 		fallthrough
@@ -622,6 +622,24 @@ func encodeVecRRR(op vecOp, rd, rn, rm uint32, arr vecArrangement) uint32 {
 		}
 		size, q := arrToSizeQEncoded(arr)
 		return encodeAdvancedSIMDThreeSame(rd, rn, rm, 0b11010, size, 0b0, q)
+	case vecOpFmla, vecOpFmls:
+		// FMLA and FMLS (vector), "Advanced SIMD three same" with U=0 and
+		// opcode 11001; size is a:sz, a=1 for FMLS, sz=1 for double.
+		var size, q uint32
+		switch arr {
+		case vecArrangement4S:
+			size, q = 0b00, 0b1
+		case vecArrangement2S:
+			size, q = 0b00, 0b0
+		case vecArrangement2D:
+			size, q = 0b01, 0b1
+		default:
+			panic("unsupported arrangement: " + arr.String())
+		}
+		if op == vecOpFmls {
+			size |= 0b10
+		}
+		return encodeAdvancedSIMDThreeSame(rd, rn, rm, 0b11001, size, 0b0, q)
 	case vecOpFmul:
 		var size, q uint32
 		switch arr {

@@ -535,6 +535,27 @@ func (m *machine) LowerInstr(instr *ssa.Instruction) {
 		x, y, lane := instr.Arg2WithLane()
 		arr := ssaLaneToArrangement(lane)
 		m.lowerVecRRR(vecOpFmul, x, y, instr.Return(), arr)
+	case ssa.OpcodeVFmadd, ssa.OpcodeVFnmadd:
+		// Relaxed SIMD's multiply-adds, fused: FMLA (FMLS) on a copy of z
+		// (pybox patch).
+		x, y, z, lane := instr.Arg3WithLane()
+		op := vecOpFmla
+		if instr.Opcode() == ssa.OpcodeVFnmadd {
+			op = vecOpFmls
+		}
+		rn := m.getOperand_NR(m.compiler.ValueDefinition(x), extModeNone)
+		rm := m.getOperand_NR(m.compiler.ValueDefinition(y), extModeNone)
+		rz := m.getOperand_NR(m.compiler.ValueDefinition(z), extModeNone)
+		tmp := m.compiler.AllocateVReg(ssa.TypeV128)
+		mov := m.allocateInstr()
+		mov.asFpuMov128(tmp, rz.nr())
+		m.insert(mov)
+		ins := m.allocateInstr()
+		ins.asVecRRRRewrite(op, tmp, rn, rm, ssaLaneToArrangement(lane))
+		m.insert(ins)
+		mov2 := m.allocateInstr()
+		mov2.asFpuMov128(m.compiler.VRegOf(instr.Return()), tmp)
+		m.insert(mov2)
 	case ssa.OpcodeSqmulRoundSat:
 		x, y, lane := instr.Arg2WithLane()
 		arr := ssaLaneToArrangement(lane)
