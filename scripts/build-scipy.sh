@@ -122,7 +122,10 @@ fi
 # Fortran-called functions scipy defines itself return int (ODRPACK's
 # callback, the g77-ABI wrappers), see int-subroutines.py below.
 # superlu-no-threads.patch: SuperLU's allocator needs the GIL it released
-# (see the patch). The patches are made against the sdist's files (before
+# (see the patch). special-int64-loops.patch: scipy.special's generated
+# ufuncs take int64 where they took intp (32-bit here), so numpy's int64
+# integers reach their integer loops (bdtr* warned, eval_hermite raised).
+# The patches are made against the sdist's files (before
 # int-subroutines.py below); $SRC/.pybox-patches lists those applied, so
 # that SCIPY_REUSE=1 applies only new ones.
 for p in "$HERE"/patches/*.patch; do
