@@ -89,7 +89,7 @@ cd "$BUILD/src"
 # pip download --no-binary would prepare the metadata, i.e. configure scipy
 # natively, which fails without a Fortran compiler: fetch_sdist.py asks pip's
 # index client for the file only.
-[ -f "$SCIPY_SDIST" ] || python3 "$ROOT/scripts/matplotlib/fetch_sdist.py" . scipy "$SCIPY_VERSION" >&2
+[ -f "$SCIPY_SDIST" ] || python3 "$ROOT/scripts/lib/fetch_sdist.py" . scipy "$SCIPY_VERSION" >&2
 check_sha "$SCIPY_SDIST" "$SCIPY_SHA256"
 [ -f "$F2C_ORIG" ] || apt-get source --download-only "$F2C_DEB_SRC" >&2
 check_sha "$F2C_ORIG" "$F2C_ORIG_SHA256"

@@ -167,7 +167,7 @@ fetch_sdist() { # name version sha256 -> unpacked dir
     # its metadata: for matplotlib fetching FreeType and Qhull from outside
     # the registries, for scipy needing a Fortran compiler.
     mkdir -p "$SDIST_DIR"
-    python3 "$ROOT/scripts/matplotlib/fetch_sdist.py" "$SDIST_DIR" "$1" "$2" >&2
+    python3 "$ROOT/scripts/lib/fetch_sdist.py" "$SDIST_DIR" "$1" "$2" >&2
   elif [ ! -f "$SDIST_DIR/$file" ]; then
     # For numpy, pip prepares the sdist's metadata, i.e. builds numpy natively
     # once (minutes). The build scripts keep the sdists in build/src.
