@@ -78,7 +78,7 @@ done
 log "lxml: sources"
 mkdir -p "$BUILD/src" "$PREFIX/lib"
 cd "$BUILD/src"
-[ -f "$LXML_SDIST" ] || python3 -m pip download --no-deps --no-binary lxml -d . "lxml==$LXML_VERSION" >&2
+[ -f "$LXML_SDIST" ] || python3 "$ROOT/scripts/lib/fetch_sdist.py" . lxml "$LXML_VERSION" >&2
 [ -f "$XML2_DSC" ] && [ -f "$XML2_ORIG" ] && [ -f "$XML2_DEBIAN" ] || apt-get source --download-only "libxml2=$XML2_DEB_VERSION" >&2
 [ -f "$XSLT_DSC" ] && [ -f "$XSLT_ORIG" ] && [ -f "$XSLT_DEBIAN" ] || apt-get source --download-only "libxslt=$XSLT_DEB_VERSION" >&2
 check_sha "$LXML_SDIST" "$LXML_SHA256"

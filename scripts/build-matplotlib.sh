@@ -109,7 +109,7 @@ cd "$BUILD/src"
 for s in "matplotlib $MPL_VERSION $MPL_SDIST" "contourpy $CONTOURPY_VERSION $CONTOURPY_SDIST" \
          "kiwisolver $KIWI_VERSION $KIWI_SDIST"; do
   set -- $s
-  [ -f "$3" ] || python3 "$HERE/fetch_sdist.py" . "$1" "$2" >&2
+  [ -f "$3" ] || python3 "$ROOT/scripts/lib/fetch_sdist.py" . "$1" "$2" >&2
 done
 [ -f "$QHULL_DSC" ] && [ -f "$QHULL_ORIG" ] && [ -f "$QHULL_DEBIAN" ] || apt-get source --download-only "$QHULL_DEB_SRC" >&2
 check_sha "$MPL_SDIST" "$MPL_SHA256"

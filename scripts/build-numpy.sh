@@ -83,13 +83,9 @@ done
 
 log "numpy $NUMPY_VERSION: sources and host tools"
 mkdir -p "$BUILD/src" "$PREFIX/lib"
-if [ ! -f "$BUILD/src/$NUMPY_SDIST" ]; then
-  # pip prepares the sdist's metadata, which for meson-python means a full
-  # native build of numpy in pip's temp dir (minutes; once per build dir, the
-  # sdist is kept in $BUILD/src). Build deps come as wheels: --no-binary
-  # :all: would build Cython and ninja from source as well.
-  python3 -m pip download --no-deps --no-binary numpy -d "$BUILD/src" "numpy==$NUMPY_VERSION" >&2
-fi
+# fetch_sdist.py fetches the file only (`pip download` would build numpy
+# natively to prepare its metadata).
+[ -f "$BUILD/src/$NUMPY_SDIST" ] || python3 "$ROOT/scripts/lib/fetch_sdist.py" "$BUILD/src" numpy "$NUMPY_VERSION" >&2
 check_sha "$BUILD/src/$NUMPY_SDIST" "$NUMPY_SHA256"
 if [ ! -x "$TOOLS/bin/cython" ] || [ "$("$TOOLS/bin/cython" --version 2>&1)" != "Cython version $CYTHON_VERSION" ]; then
   rm -rf "$TOOLS"

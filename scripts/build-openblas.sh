@@ -89,11 +89,10 @@ check_sha() {
 
 log "openblas $OPENBLAS_VERSION: sources"
 mkdir -p "$BUILD/src" "$PREFIX/lib/pkgconfig" "$PREFIX/include"
-if [ ! -f "$BUILD/src/$OB_SDIST" ]; then
-  # pip prepares the sdist's metadata, which for cmeel means building
-  # OpenBLAS natively in a temp dir (minutes; once per build dir).
-  python3 -m pip download --no-deps --no-binary "$OB_PYPI" -d "$BUILD/src" "$OB_PYPI==$OPENBLAS_VERSION" >&2
-fi
+# fetch_sdist.py fetches the file only: `pip download` would prepare the
+# sdist's metadata, which for cmeel means building OpenBLAS natively (35
+# minutes on a busy 2-core machine).
+[ -f "$BUILD/src/$OB_SDIST" ] || python3 "$ROOT/scripts/lib/fetch_sdist.py" "$BUILD/src" "$OB_PYPI" "$OPENBLAS_VERSION" >&2
 check_sha "$BUILD/src/$OB_SDIST" "$OB_SHA256"
 if [ "${OB_RESUME:-}" = 1 ] && [ -f "$W/src/Makefile" ]; then
   # Development only: recompile what changed in an existing $W/src.

@@ -91,11 +91,8 @@ done
 
 log "pandas $PANDAS_VERSION: sources and host tools"
 mkdir -p "$BUILD/src" "$PREFIX/lib"
-if [ ! -f "$BUILD/src/$PANDAS_SDIST" ]; then
-  # As for numpy, pip prepares the sdist's metadata, i.e. builds pandas
-  # natively once (minutes; the sdist is then kept in $BUILD/src).
-  python3 -m pip download --no-deps --no-binary pandas -d "$BUILD/src" "pandas==$PANDAS_VERSION" >&2
-fi
+# As for numpy: the file only, no native build for pip's metadata.
+[ -f "$BUILD/src/$PANDAS_SDIST" ] || python3 "$ROOT/scripts/lib/fetch_sdist.py" "$BUILD/src" pandas "$PANDAS_VERSION" >&2
 check_sha "$BUILD/src/$PANDAS_SDIST" "$PANDAS_SHA256"
 want_tools="Cython==$CYTHON_VERSION meson==$MESON_VERSION ninja==$NINJA_VERSION versioneer==$VERSIONEER_VERSION"
 # Cython's buffer utility code gets scripts/pandas/cython-intp-buffers.patch:

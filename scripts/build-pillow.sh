@@ -81,7 +81,7 @@ done
 log "pillow: sources"
 mkdir -p "$BUILD/src" "$PREFIX/lib" "$PREFIX/include"
 cd "$BUILD/src"
-[ -f "$PILLOW_SDIST" ] || python3 -m pip download --no-deps --no-binary pillow -d . "pillow==$PILLOW_VERSION" >&2
+[ -f "$PILLOW_SDIST" ] || python3 "$ROOT/scripts/lib/fetch_sdist.py" . pillow "$PILLOW_VERSION" >&2
 [ -f "$JPEG_DSC" ] && [ -f "$JPEG_ORIG" ] && [ -f "$JPEG_DEBIAN" ] || apt-get source --download-only "$JPEG_DEB_SRC" >&2
 [ -f "$FT_DSC" ] && [ -f "$FT_ORIG" ] && [ -f "$FT_DEBIAN" ] || apt-get source --download-only "$FT_DEB_SRC" >&2
 [ -f "$FONT_DEB" ] || apt-get download "$FONT_DEB_PKG" >&2

@@ -35,7 +35,10 @@ while read -r file sha license; do
       # publishes compiled ones for the build machine (fonttools).
       python3 -m pip download -q --no-deps --only-binary=:all: --platform any -d "$SRC" "$name==$version"
     else
-      python3 -m pip download -q --no-deps --no-binary=:all: -d "$SRC" "$name==$version"
+      # The file only: `pip download --no-binary=:all:` would build the
+      # sdist's build dependencies from source (Cython, for pyyaml) to
+      # prepare its metadata.
+      python3 "$ROOT/scripts/lib/fetch_sdist.py" "$SRC" "$name" "$version" >&2
     fi
   fi
   got=$(sha256sum "$SRC/$file" | cut -d' ' -f1)

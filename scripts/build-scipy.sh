@@ -89,7 +89,7 @@ cd "$BUILD/src"
 # pip download --no-binary would prepare the metadata, i.e. configure scipy
 # natively, which fails without a Fortran compiler: fetch_sdist.py asks pip's
 # index client for the file only.
-[ -f "$SCIPY_SDIST" ] || python3 "$ROOT/scripts/matplotlib/fetch_sdist.py" . scipy "$SCIPY_VERSION" >&2
+[ -f "$SCIPY_SDIST" ] || python3 "$ROOT/scripts/lib/fetch_sdist.py" . scipy "$SCIPY_VERSION" >&2
 check_sha "$SCIPY_SDIST" "$SCIPY_SHA256"
 [ -f "$F2C_ORIG" ] || apt-get source --download-only "$F2C_DEB_SRC" >&2
 check_sha "$F2C_ORIG" "$F2C_ORIG_SHA256"
@@ -122,7 +122,10 @@ fi
 # Fortran-called functions scipy defines itself return int (ODRPACK's
 # callback, the g77-ABI wrappers), see int-subroutines.py below.
 # superlu-no-threads.patch: SuperLU's allocator needs the GIL it released
-# (see the patch). The patches are made against the sdist's files (before
+# (see the patch). special-int64-loops.patch: scipy.special's generated
+# ufuncs take int64 where they took intp (32-bit here), so numpy's int64
+# integers reach their integer loops (bdtr* warned, eval_hermite raised).
+# The patches are made against the sdist's files (before
 # int-subroutines.py below); $SRC/.pybox-patches lists those applied, so
 # that SCIPY_REUSE=1 applies only new ones.
 for p in "$HERE"/patches/*.patch; do

@@ -81,7 +81,7 @@ mkdir -p "$BUILD/src" "$PREFIX/lib"
 cd "$BUILD/src"
 # As for scipy: pip's index client fetches the file only (pip download
 # --no-binary would run a native meson build to get the metadata).
-[ -f "$SKLEARN_SDIST" ] || python3 "$ROOT/scripts/matplotlib/fetch_sdist.py" . scikit-learn "$SKLEARN_VERSION" >&2
+[ -f "$SKLEARN_SDIST" ] || python3 "$ROOT/scripts/lib/fetch_sdist.py" . scikit-learn "$SKLEARN_VERSION" >&2
 check_sha "$SKLEARN_SDIST" "$SKLEARN_SHA256"
 
 want_tools="Cython==$CYTHON_VERSION meson==$MESON_VERSION ninja==$NINJA_VERSION numpy==$NUMPY_TOOL_VERSION scipy==$SCIPY_TOOL_VERSION"

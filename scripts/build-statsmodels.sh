@@ -72,11 +72,8 @@ done
 
 log "statsmodels $SM_VERSION: sources and host tools"
 mkdir -p "$BUILD/src" "$PREFIX/lib"
-if [ ! -f "$BUILD/src/$SM_SDIST" ]; then
-  # pip prepares the sdist's metadata, i.e. builds statsmodels natively once
-  # (minutes; the sdist is then kept in $BUILD/src).
-  python3 -m pip download --no-deps --no-binary statsmodels -d "$BUILD/src" "statsmodels==$SM_VERSION" >&2
-fi
+# As for numpy: the file only, no native build for pip's metadata.
+[ -f "$BUILD/src/$SM_SDIST" ] || python3 "$ROOT/scripts/lib/fetch_sdist.py" "$BUILD/src" statsmodels "$SM_VERSION" >&2
 check_sha "$BUILD/src/$SM_SDIST" "$SM_SHA256"
 want_tools="Cython==$CYTHON_VERSION meson==$MESON_VERSION ninja==$NINJA_VERSION packaging setuptools setuptools-scm==$SETUPTOOLS_SCM_VERSION"
 # Cython gets pandas' intp-buffer patch (scripts/pandas/cython-intp-buffers.patch):

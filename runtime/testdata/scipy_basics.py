@@ -102,6 +102,20 @@ print("cdist", round(float(spatial.distance.cdist([[0, 0]], [[3, 4]])[0, 0]), 8)
 from scipy import special
 
 print("special", round(float(special.gamma(5.5)), 8), round(float(special.erf(0.5)), 12), round(float(special.jv(1, 2.0)), 12))
+# Integer arguments (numpy's int64) take the integer loops, as natively
+# (scripts/scipy/patches/special-int64-loops.patch): bdtr* warned
+# "non-integer arg n is deprecated", eval_hermite has no float loop,
+# eval_chebyt's float formula is a few ulp off.
+import warnings
+
+with warnings.catch_warnings():
+    warnings.simplefilter("error")
+    try:
+        iv = [special.bdtr(3, 10, 0.5), special.bdtrc(3, 10, 0.5), special.bdtri(3, 10, 0.4), special.eval_hermite(7, 0.3)]
+        iv.append(special.bdtr(3, np.arange(9, 11), 0.5)[1])
+        print("special ints", [round(float(v), 12) for v in iv], repr(float(special.eval_chebyt(7, 0.3))))
+    except Exception as e:
+        print("special ints", type(e).__name__, e)
 
 # fft
 from scipy import fft

@@ -164,17 +164,12 @@ done
 fetch_sdist() { # name version sha256 -> unpacked dir
   local file="$1-$2.tar.gz"
   case $1 in scikit-learn) file="scikit_learn-$2.tar.gz" ;; esac
-  if [ ! -f "$SDIST_DIR/$file" ] && [ "$1" != numpy ] && [ "$1" != pillow ] && [ "$1" != pandas ]; then
-    # Not `pip download`: it would build the package natively (meson) to read
-    # its metadata: for matplotlib fetching FreeType and Qhull from outside
-    # the registries, for scipy needing a Fortran compiler.
+  if [ ! -f "$SDIST_DIR/$file" ]; then
+    # Not `pip download`: it would build the package natively to read its
+    # metadata (for matplotlib fetching FreeType and Qhull from outside the
+    # registries, for scipy needing a Fortran compiler).
     mkdir -p "$SDIST_DIR"
-    python3 "$ROOT/scripts/matplotlib/fetch_sdist.py" "$SDIST_DIR" "$1" "$2" >&2
-  elif [ ! -f "$SDIST_DIR/$file" ]; then
-    # For numpy, pip prepares the sdist's metadata, i.e. builds numpy natively
-    # once (minutes). The build scripts keep the sdists in build/src.
-    mkdir -p "$SDIST_DIR"
-    python3 -m pip download -q --no-deps --no-binary "$1" -d "$SDIST_DIR" "$1==$2" >&2
+    python3 "$ROOT/scripts/lib/fetch_sdist.py" "$SDIST_DIR" "$1" "$2" >&2
   fi
   check_sha "$SDIST_DIR/$file" "$3"
   local dir=$WORK/src/${file%.tar.gz}
