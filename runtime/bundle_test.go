@@ -293,6 +293,8 @@ func TestBundledPackages(t *testing.T) {
 			"cdist 5.0",
 			"special 52.34277778 0.520499877813 0.576724807757",
 			"special ints [0.171875, 0.828125, 0.392995123073, -416.5179264, 0.171875] -0.8461632",
+			"capsule 0.9032831431 [1.0, 0.648155, 0.008261] 0.5588328328 0.1168984559",
+			"lstsq32 float32 [0.6202, -0.0868, 0.5348]",
 			"fft [28.0, -4.0, -4.0, -4.0, -4.0, -4.0, -4.0, -4.0] True",
 			"rfft True True",
 			"mmio [[1.0, 0.0], [0.0, 2.5]]",
@@ -337,6 +339,14 @@ func TestBundledPackages(t *testing.T) {
 			for _, w := range tc.want {
 				if !strings.Contains(string(res.Stdout), w) {
 					t.Errorf("stdout lacks %q:\n%s", w, res.Stdout)
+				}
+			}
+			// Library debug output must not reach the user's streams
+			// (OpenBLAS's C LAPACK printed "start of SGELSD ... end of
+			// SGELSD" for float32 lstsq).
+			for _, stream := range [][]byte{res.Stdout, res.Stderr} {
+				if strings.Contains(string(stream), "SGELSD") {
+					t.Errorf("LAPACK debug output in the run's output:\n%s", stream)
 				}
 			}
 			for name, prefix := range hostPrefix[tc.script] {

@@ -117,6 +117,21 @@ with warnings.catch_warnings():
     except Exception as e:
         print("special ints", type(e).__name__, e)
 
+# Integrands that get their data through LowLevelCallable's user_data
+# (scripts/scipy/patches/wasi-stats-capsule-user-data.patch: a PyCapsule,
+# since WASI has no ctypes; these raised AttributeError before).
+from scipy import stats
+
+tk = stats.tukey_hsd([1, 2, 3, 4.5], [2, 3, 4, 5.1], [5, 6, 7, 8.2])
+print("capsule", round(float(stats.studentized_range.cdf(3.3, 3, 10)), 10), np.round(tk.pvalue[0], 6).tolist(),
+      round(float(stats.genhyperbolic.cdf(0.5, 1.0, 1.5, 0.3)), 10), round(float(stats.geninvgauss.cdf(1.2, 2.0, 1.5)), 10))
+
+# float32 least squares (SGELSD): OpenBLAS's C LAPACK printed debug lines
+# into the user's output (scripts/build-openblas.sh deletes them).
+a32 = (np.arange(30, dtype=np.float32).reshape(10, 3) % 7 + 1)
+x32 = linalg.lstsq(a32, np.arange(10, dtype=np.float32))[0]
+print("lstsq32", x32.dtype, np.round(x32.astype(np.float64), 4).tolist())
+
 # fft
 from scipy import fft
 
