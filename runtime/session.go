@@ -37,6 +37,7 @@ type SessionConfig struct {
 type Session struct {
 	e   *Engine
 	cfg SessionConfig
+	now func() time.Time // the clock lastUsed is read from
 
 	// turn is held (a value sent) by the call, Reset or Close that owns
 	// the session; it guards the fields below. A channel rather than a
@@ -57,10 +58,15 @@ var ErrSessionClosed = errors.New("pybox session is closed")
 // millisecond; a boot of tens of milliseconds without one) and the
 // interpreter's memory until Close.
 func (e *Engine) NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
+	return e.newSession(ctx, cfg, time.Now)
+}
+
+// newSession is NewSession on the clock now.
+func (e *Engine) newSession(ctx context.Context, cfg SessionConfig, now func() time.Time) (*Session, error) {
 	if cfg.Memory <= 0 {
 		cfg.Memory = DefaultMemoryLimit
 	}
-	s := &Session{e: e, cfg: cfg, lastUsed: time.Now(), turn: make(chan struct{}, 1)}
+	s := &Session{e: e, cfg: cfg, now: now, lastUsed: now(), turn: make(chan struct{}, 1)}
 	if err := s.start(ctx); err != nil {
 		return nil, err
 	}
@@ -129,7 +135,7 @@ func (s *Session) Exec(ctx context.Context, req Request) (*Result, error) {
 		}
 		res.SessionLost = true
 	}
-	s.lastUsed = time.Now()
+	s.lastUsed = s.now()
 	s.calls++
 	return res, nil
 }

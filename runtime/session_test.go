@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -125,35 +126,77 @@ func TestSessionReset(t *testing.T) {
 	}
 }
 
+// testClock is a clock the test moves by hand, so that what a test of
+// idle times sees does not depend on how fast the machine runs it.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// TestSessionsManager runs on a clock of its own: on the wall clock a
+// 300 ms idle timeout passed, on a busy machine under -race, while the test
+// still started its sessions, and the reaper closed them before the test
+// counted them ("Len = 1, want 3").
 func TestSessionsManager(t *testing.T) {
-	ss := engine.NewSessions(runtime.SessionsConfig{Max: 3, IdleTimeout: 300 * time.Millisecond, Session: runtime.SessionConfig{Memory: 128 << 20}})
+	const idle = 300 * time.Millisecond
+	clock := &testClock{t: time.Now()}
+	ss := engine.NewSessionsAt(runtime.SessionsConfig{Max: 3, IdleTimeout: idle, Session: runtime.SessionConfig{Memory: 128 << 20}}, clock.Now)
 	defer ss.Close()
 	ctx := context.Background()
+	wantIDs := func(want ...string) {
+		t.Helper()
+		if ids := ss.IDs(); !slices.Equal(ids, want) {
+			t.Fatalf("sessions %q, want %q", ids, want)
+		}
+	}
 	for i := 0; i < 3; i++ {
 		s, err := ss.Get(ctx, fmt.Sprintf("agent-%d", i))
 		if err != nil {
 			t.Fatal(err)
 		}
 		sexec(t, s, fmt.Sprintf("me = %d", i), runtime.Limits{})
+		clock.Advance(time.Millisecond) // agent-i last used at +i ms
 	}
-	s1, _ := ss.Get(ctx, "agent-1")
+	s1, err := ss.Get(ctx, "agent-1")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if res := sexec(t, s1, "me", runtime.Limits{}); res.Value != "1" {
 		t.Fatalf("agent-1 state: %q", res.Value)
 	}
+	clock.Advance(time.Millisecond) // agent-1 last used at +3 ms
 	// A fourth session evicts the least recently used idle one (agent-0).
 	if _, err := ss.Get(ctx, "agent-3"); err != nil {
 		t.Fatal(err)
 	}
-	if ss.Len() != 3 {
-		t.Fatalf("Len = %d, want 3", ss.Len())
-	}
-	// Idle sessions expire.
-	deadline := time.Now().Add(5 * time.Second)
-	for ss.Len() > 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if ss.Len() != 0 {
-		t.Fatalf("%d sessions left after the idle timeout", ss.Len())
+	wantIDs("agent-1", "agent-2", "agent-3")
+
+	// Idle sessions expire once IdleTimeout has passed, not before: at
+	// +2ms+idle agent-2 is just at its time; a millisecond later it is
+	// over it, and agent-1 (last used at +3 ms) just at it.
+	clock.Advance(idle - 2*time.Millisecond)
+	ss.ReapIdle()
+	wantIDs("agent-1", "agent-2", "agent-3")
+	clock.Advance(time.Millisecond)
+	ss.ReapIdle()
+	wantIDs("agent-1", "agent-3")
+	clock.Advance(idle)
+	ss.ReapIdle()
+	wantIDs()
+	if _, err := s1.Exec(ctx, runtime.Request{Code: "me"}); err != runtime.ErrSessionClosed {
+		t.Fatalf("Exec on an expired session: %v, want ErrSessionClosed", err)
 	}
 }
 

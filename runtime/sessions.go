@@ -29,6 +29,7 @@ type SessionsConfig struct {
 type Sessions struct {
 	e    *Engine
 	cfg  SessionsConfig
+	now  func() time.Time // the clock idle times are read from
 	mu   sync.Mutex
 	m    map[string]*Session
 	stop chan struct{}
@@ -42,13 +43,18 @@ var ErrTooManySessions = errors.New("too many pybox sessions are open and busy")
 // NewSessions returns an empty set of sessions; a background goroutine
 // closes idle ones until Close.
 func (e *Engine) NewSessions(cfg SessionsConfig) *Sessions {
+	return e.newSessions(cfg, time.Now)
+}
+
+// newSessions is NewSessions on the clock now.
+func (e *Engine) newSessions(cfg SessionsConfig, now func() time.Time) *Sessions {
 	if cfg.Max <= 0 {
 		cfg.Max = 16
 	}
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = 30 * time.Minute
 	}
-	ss := &Sessions{e: e, cfg: cfg, m: map[string]*Session{}, stop: make(chan struct{}), done: make(chan struct{})}
+	ss := &Sessions{e: e, cfg: cfg, now: now, m: map[string]*Session{}, stop: make(chan struct{}), done: make(chan struct{})}
 	go ss.reap()
 	return ss
 }
@@ -75,7 +81,7 @@ func (ss *Sessions) Get(ctx context.Context, id string) (*Session, error) {
 			return nil, fmt.Errorf("session %s: %w", id, err)
 		}
 	}
-	s, err := ss.e.NewSession(ctx, cfg)
+	s, err := ss.e.newSession(ctx, cfg, ss.now)
 	if err != nil {
 		return nil, err
 	}
@@ -170,14 +176,19 @@ func (ss *Sessions) reap() {
 			return
 		case <-t.C:
 		}
-		now := time.Now()
-		ss.mu.Lock()
-		for id, s := range ss.m {
-			if used, idle := s.idleSince(); idle && now.Sub(used) > ss.cfg.IdleTimeout {
-				s.Close()
-				delete(ss.m, id)
-			}
+		ss.reapIdle()
+	}
+}
+
+// reapIdle closes the sessions idle for longer than IdleTimeout.
+func (ss *Sessions) reapIdle() {
+	now := ss.now()
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for id, s := range ss.m {
+		if used, idle := s.idleSince(); idle && now.Sub(used) > ss.cfg.IdleTimeout {
+			s.Close()
+			delete(ss.m, id)
 		}
-		ss.mu.Unlock()
 	}
 }
