@@ -46,7 +46,7 @@ func newServer(t *testing.T, mod func(*Config)) *Server {
 		Box: tools.Config{
 			Engine: engine,
 			Policy: fsbridge.Policy{TempDir: t.TempDir()},
-			Limits: runtime.Limits{Timeout: 30 * time.Second},
+			Limits: runtime.Limits{Timeout: callBudget(t, 90)},
 		},
 	}
 	if mod != nil {
@@ -58,6 +58,21 @@ func newServer(t *testing.T, mod func(*Config)) *Server {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// callBudget is pct % of what is left of the test binary's -timeout (10
+// minutes if there is none): the time limit of the calls of tests that are
+// not about time limits, and of a client's wait for them. A fixed budget
+// (it was 30 s) is one a loaded machine can exceed: importing matplotlib at
+// nice 19 under a load average of 15 did. This one waits for the call to
+// end, and a hang still ends as a failed call, reported, before the test
+// binary is killed.
+func callBudget(t *testing.T, pct int64) time.Duration {
+	left := 10 * time.Minute
+	if d, ok := t.Deadline(); ok {
+		left = time.Until(d)
+	}
+	return left / 100 * time.Duration(pct)
 }
 
 // api is an HTTP client for one test server.
