@@ -11,11 +11,14 @@ import (
 
 // SessionsConfig bounds a Sessions set. Zero fields take the defaults below.
 type SessionsConfig struct {
-	// Max is the most sessions open at once (default 16). When it is
-	// reached, the least recently used idle session is closed to make room;
-	// if all are busy, Get fails.
+	// Max is the most sessions open (or being started) at once (default
+	// 16). When it is reached, the least recently used idle session is
+	// closed to make room; if all are busy (running or waiting for a call,
+	// or handed out by Get for a call to come), Get fails with
+	// ErrTooManySessions.
 	Max int
-	// IdleTimeout closes a session unused for this long (default 30 min).
+	// IdleTimeout closes a session unused (no call ended, no Get handed it
+	// out) for this long (default 30 min).
 	IdleTimeout time.Duration
 	// Session configures each new session.
 	Session SessionConfig
