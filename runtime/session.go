@@ -58,7 +58,8 @@ type Session struct {
 	calls    int
 }
 
-// ErrSessionClosed is returned by Exec on a closed session.
+// ErrSessionClosed is returned by Exec on a closed session, and by
+// Sessions.Get once the Sessions are closed.
 var ErrSessionClosed = errors.New("pybox session is closed")
 
 // NewSession starts a persistent interpreter. It costs one interpreter start
