@@ -319,6 +319,21 @@ func TestSessionsMaxCountsStarts(t *testing.T) {
 	}
 }
 
+// Once closed, Sessions start no session that nothing would close, and
+// closing twice is harmless. (Before, a Get after Close started one, and a
+// second Close panicked.)
+func TestSessionsGetAfterClose(t *testing.T) {
+	ss := engine.NewSessions(runtime.SessionsConfig{Session: runtime.SessionConfig{Memory: 128 << 20}})
+	ss.Close()
+	if s, err := ss.Get(context.Background(), "late"); err != runtime.ErrSessionClosed {
+		if s != nil {
+			s.Close()
+		}
+		t.Fatalf("Get after Close: %v, want ErrSessionClosed", err)
+	}
+	ss.Close()
+}
+
 func TestConcurrentSessions(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
