@@ -9,8 +9,8 @@ import (
 )
 
 // Test_machine_lowerSelectMinMax: a float select on a < or > comparison of
-// its own operands is one MINSD/MAXSD (MINSS/MAXSS); other float selects
-// keep the compare and the conditional move.
+// its own operands is one MINSD/MAXSD (MINSS/MAXSS), and the comparison,
+// used by nothing else, is not lowered.
 func Test_machine_lowerSelectMinMax(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
