@@ -373,4 +373,13 @@ func TestRefusalsExplainThemselves(t *testing.T) {
 	if res.Status != runtime.StatusOK || res.Value != "('MainThread', True, True)" {
 		t.Fatalf("imports: status %s value %q stderr %s", res.Status, res.Value, res.Stderr)
 	}
+	// CPython for WASI has no native thread ids; the runner gives the one
+	// thread the process id, as Linux does for a main thread.
+	res = run(t, runtime.Request{Code: "import os, threading, _thread\n" +
+		"from threading import *\n" +
+		"n = threading.get_native_id()\n" +
+		"(n == os.getpid() == _thread.get_native_id() == threading.main_thread().native_id == get_native_id(), type(n).__name__)"})
+	if res.Status != runtime.StatusOK || res.Value != "(True, 'int')" {
+		t.Errorf("native thread id: status %s value %q exception %+v stderr %s", res.Status, res.Value, res.Exception, res.Stderr)
+	}
 }

@@ -1239,14 +1239,33 @@ class _ProvidedFinder:
         return importlib.machinery.ModuleSpec(name, _ProvidedLoader(make), origin="pybox")
 
 
+def _native_id():
+    # The guest is one process with one thread; natively the main thread's
+    # id is the process id, and so it is here.
+    import os
+    return os.getpid()
+
+
 def _patch_threading(mod):
     mod._start_new_thread = _deny_thread
+    # CPython for WASI has no native thread ids, so threading.get_native_id
+    # and Thread.native_id were missing (scipy.fft's backend tests, logging
+    # set-ups and profilers call them).
+    if not hasattr(mod, "get_native_id"):
+        mod.get_native_id = _native_id
+        if "get_native_id" not in mod.__all__:
+            mod.__all__.append("get_native_id")
+        main = mod.main_thread()
+        if getattr(main, "_native_id", None) is None:
+            main._native_id = _native_id()
 
 
 def _patch_thread():
     import _thread
     _thread.start_new_thread = _deny_thread
     _thread.start_new = _deny_thread
+    if not hasattr(_thread, "get_native_id"):
+        _thread.get_native_id = _native_id
 
 
 class _PatchLoader:
