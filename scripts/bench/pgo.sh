@@ -37,8 +37,12 @@ RT=$PGO_DIR/rt/libpgort.a
 mkdir -p "$PGO_DIR"
 
 # build NAME PY_OPT_CFLAGS [env...]: a bundle without packages in $PGO_DIR/NAME.
+# $G appended: CPython's own OPT has -g, and the bundle's python.wasm is
+# stripped, so the debug information only makes the LTO link slower (on this
+# busy machine 30+ min); G="" keeps it, as the release build does.
+G=${G--g0}
 build() {
-  local name=$1 flags=$2; shift 2
+  local name=$1 flags="$2${G:+ $G}"; shift 2
   local dir=$PGO_DIR/$name
   rm -rf "$dir" && mkdir -p "$dir/build/src"
   cp "$SRC"/python3.11_3.11.2.orig.tar.gz "$SRC"/zlib_1.2.13.dfsg.orig.tar.bz2 "$dir/build/src/"

@@ -42,6 +42,7 @@ def main():
         sys.exit(__doc__)
     out, script = sys.argv[1], sys.argv[2]
     sys.argv = sys.argv[2:]
+    sys.dont_write_bytecode = True  # the benchmark folder is mounted read-only
     try:
         if os.path.basename(script) == "bench.py":
             sys.path.insert(0, os.path.dirname(script))
