@@ -28,6 +28,8 @@
 #             run the same way, interleaved with the others, with its own
 #             compilation cache folder $PYBOX2_CACHE_DIR if set (a build
 #             with other compiled code recompiles python.wasm otherwise)
+#             and the runtime bundle $PYBOX2_BUNDLE if set (two bundles, one
+#             binary: PYBOX_BUNDLE for the pybox side, PYBOX2_BUNDLE here)
 #   wasmtime  pybox's python.wasm and standard library (the bundle pybox
 #             extracted into its cache folder, or assets/runtime.tar.zst)
 #             under the wasmtime package from PyPI, installed by this script
@@ -38,7 +40,7 @@
 # that runs but produces no time for a benchmark stops the script (exit 1).
 #
 # Environment: ROUNDS (5), BENCHES (all fifteen), SIDES, NATIVE, PYBOX,
-# PYBOX2, PYBOX2_CACHE_DIR,
+# PYBOX2, PYBOX2_CACHE_DIR, PYBOX2_BUNDLE,
 # TOOLS (downloads kept between runs: ${XDG_CACHE_HOME:-~/.cache}/pybox-bench),
 # OUT (keep the raw runs, "SIDE BENCH ROUND SECONDS" per line, in this file,
 # and each run's process CPU seconds in the same form in OUT.cpu),
@@ -61,6 +63,7 @@ TOOLS=${TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/pybox-bench}
 PYBOX=${PYBOX:-}
 PYBOX2=${PYBOX2:-}
 PYBOX2_CACHE_DIR=${PYBOX2_CACHE_DIR:-${PYBOX_CACHE_DIR:-}}
+PYBOX2_BUNDLE=${PYBOX2_BUNDLE:-}
 
 say() { echo "pyperf.sh: $*" >&2; }
 die() {
@@ -95,9 +98,12 @@ mv "$WORK/$data"/bm_* "$BENCH/"
 cp "$SHIM/pyperf.py" "$SHIM/bench.py" "$BENCH/shim/"
 
 # --- the sides ----------------------------------------------------------------
-# pybox2's command: "$PYBOX2" run, with its own cache folder if given.
-pybox2=("$PYBOX2" run)
-[ -z "$PYBOX2_CACHE_DIR" ] || pybox2=(env "PYBOX_CACHE_DIR=$PYBOX2_CACHE_DIR" "$PYBOX2" run)
+# pybox2's command: "$PYBOX2" run, with its own cache folder and bundle if
+# given.
+pybox2env=()
+[ -z "$PYBOX2_CACHE_DIR" ] || pybox2env+=("PYBOX_CACHE_DIR=$PYBOX2_CACHE_DIR")
+[ -z "$PYBOX2_BUNDLE" ] || pybox2env+=("PYBOX_BUNDLE=$PYBOX2_BUNDLE")
+pybox2=(env "${pybox2env[@]}" "$PYBOX2" run)
 have=(native)
 for side in $SIDES; do
 	case $side in
@@ -244,8 +250,8 @@ case " ${have[*]} " in *" pybox2 "*) case " ${have[*]} " in *" pybox "*)
 esac ;; esac
 echo
 echo "native:   $("$NATIVE" -VV | head -1)"
-case " ${have[*]} " in *" pybox "*) echo "pybox:    $PYBOX ($("$PYBOX" version | tr '\n' ' '))" ;; esac
-case " ${have[*]} " in *" pybox2 "*) echo "pybox2:   $PYBOX2 ($("$PYBOX2" version | tr '\n' ' ')), cache ${PYBOX2_CACHE_DIR:-default}" ;; esac
+case " ${have[*]} " in *" pybox "*) echo "pybox:    $PYBOX ($("$PYBOX" version | tr '\n' ' '))${PYBOX_BUNDLE:+, bundle $PYBOX_BUNDLE}" ;; esac
+case " ${have[*]} " in *" pybox2 "*) echo "pybox2:   $PYBOX2 ($(env "${pybox2env[@]}" "$PYBOX2" version | tr '\n' ' ')), cache ${PYBOX2_CACHE_DIR:-default}${PYBOX2_BUNDLE:+, bundle $PYBOX2_BUNDLE}" ;; esac
 case " ${have[*]} " in *" wasmtime "*) echo "wasmtime: $WASMTIME_VERSION (PyPI wasmtime, Cranelift, opt level speed) running $WT_WASM" ;; esac
 case " ${have[*]} " in *" pyodide "*) echo "pyodide:  $PYODIDE_VERSION on node $(node --version)" ;; esac
 echo "pyperformance $PYPERFORMANCE_VERSION benchmark files; $(nproc) CPUs; 1-min load average at each round's start and the end: ${loads[*]}"
