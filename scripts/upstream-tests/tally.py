@@ -65,7 +65,17 @@ RULES = [
      r"No such file or directory: '/scipy-src/.*\.npz'"),
     ("needs a scipy test-only C module (not built into the bundle)",
      r"scipy\.special\._test_internal|'_test_internal' from 'scipy\.special'"
-     r"|scipy\.integrate\._test_multivariate"),
+     r"|scipy\.integrate\._test_multivariate"
+     r"|'_ctest' from 'scipy\.ndimage'"),
+    ("statsmodels' power solver near alpha=0: Boost's non-central t CDF is "
+     "unstable in its far left tail (natively too: nan at t=-8, -11, -12 for "
+     "df=29, nc=sqrt(30)); wasm32's long double is 128-bit, not x87's 80-bit, "
+     "so it lands on nan at another point and the bracketing solver fails",
+     r"TTPowerOneS1::test_roots.*key: alpha"),
+    ("pybox bug, fixed after this run: threading.get_native_id was missing "
+     "(CPython for WASI has no native thread ids; the runner now gives the "
+     "process id)",
+     r"has no attribute 'get_native_id'"),
     ("numpy bug on wasm32: a C method defined with the wrong parameter count "
      "(numpy scalars' __copy__, so copy.copy(np.float64(1)); private "
      "_get_castingimpl; a test dtype's __reduce__); the indirect call traps",
