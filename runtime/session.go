@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
@@ -37,6 +38,14 @@ type SessionConfig struct {
 type Session struct {
 	e   *Engine
 	cfg SessionConfig
+	now func() time.Time // the clock lastUsed is read from
+
+	// waiting counts the calls of Exec that have not yet taken (or given
+	// up) their turn, pins the calls a Sessions.Get handed this session
+	// out for that have not yet entered Exec: a session with either is in
+	// use, not idle (see closeIfIdle).
+	waiting atomic.Int32
+	pins    atomic.Int32
 
 	// turn is held (a value sent) by the call, Reset or Close that owns
 	// the session; it guards the fields below. A channel rather than a
@@ -49,7 +58,8 @@ type Session struct {
 	calls    int
 }
 
-// ErrSessionClosed is returned by Exec on a closed session.
+// ErrSessionClosed is returned by Exec on a closed session, and by
+// Sessions.Get once the Sessions are closed.
 var ErrSessionClosed = errors.New("pybox session is closed")
 
 // NewSession starts a persistent interpreter. It costs one interpreter start
@@ -57,13 +67,20 @@ var ErrSessionClosed = errors.New("pybox session is closed")
 // millisecond; a boot of tens of milliseconds without one) and the
 // interpreter's memory until Close.
 func (e *Engine) NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
+	return e.newSession(ctx, cfg, time.Now)
+}
+
+// newSession is NewSession on the clock now. The session's idle time counts
+// from when it is ready, not from when its start began.
+func (e *Engine) newSession(ctx context.Context, cfg SessionConfig, now func() time.Time) (*Session, error) {
 	if cfg.Memory <= 0 {
 		cfg.Memory = DefaultMemoryLimit
 	}
-	s := &Session{e: e, cfg: cfg, lastUsed: time.Now(), turn: make(chan struct{}, 1)}
+	s := &Session{e: e, cfg: cfg, now: now, turn: make(chan struct{}, 1)}
 	if err := s.start(ctx); err != nil {
 		return nil, err
 	}
+	s.lastUsed = now()
 	return s, nil
 }
 
@@ -86,7 +103,14 @@ func (s *Session) Exec(ctx context.Context, req Request) (*Result, error) {
 	lim := req.Limits.withDefaults()
 	lim.Memory = s.cfg.Memory
 	deadline := deadlineOf(start, lim)
-	if reason := s.acquire(ctx, deadline); reason != "" {
+	// Until it holds its turn the call is waiting, and the pin of the Get
+	// that handed the session out (if any) passes to it: the session is in
+	// use throughout.
+	s.waiting.Add(1)
+	s.unpin()
+	reason := s.acquire(ctx, deadline)
+	s.waiting.Add(-1)
+	if reason != "" {
 		return notRun(reason, lim, start), nil
 	}
 	defer s.release()
@@ -129,7 +153,7 @@ func (s *Session) Exec(ctx context.Context, req Request) (*Result, error) {
 		}
 		res.SessionLost = true
 	}
-	s.lastUsed = time.Now()
+	s.lastUsed = s.now()
 	s.calls++
 	return res, nil
 }
@@ -214,14 +238,58 @@ func (s *Session) Close() error {
 	return nil
 }
 
-// idleSince reports when the session last finished a call, and false if it
-// is running one now.
-func (s *Session) idleSince() (time.Time, bool) {
+// unpin drops one pin, if there is one.
+func (s *Session) unpin() {
+	for {
+		n := s.pins.Load()
+		if n <= 0 || s.pins.CompareAndSwap(n, n-1) {
+			return
+		}
+	}
+}
+
+// idleSince reports when the session last finished a call (or was ready),
+// whether it is pinned, and false if it is in use: running a call, or with
+// a call waiting for its turn.
+func (s *Session) idleSince() (used time.Time, pinned, idle bool) {
 	select {
 	case s.turn <- struct{}{}:
 	default:
-		return time.Time{}, false
+		return time.Time{}, false, false
 	}
 	defer s.release()
-	return s.lastUsed, true
+	// Pins before waiting: Exec counts itself waiting before it takes a
+	// pin, so a call between the two loads is seen by one of them.
+	pinned = s.pins.Load() > 0
+	if s.waiting.Load() > 0 {
+		return time.Time{}, false, false
+	}
+	return s.lastUsed, pinned, true
+}
+
+// closeIfIdle closes the session if it is idle (see idleSince) and ok
+// agrees, as one step: a call that comes in meanwhile either finds the
+// session open or, once closed, gets ErrSessionClosed; it never waits for
+// the close, nor is its interpreter closed under it. It reports whether the
+// session is closed now (true too if its owner had closed it).
+func (s *Session) closeIfIdle(ok func(used time.Time, pinned bool) bool) bool {
+	select {
+	case s.turn <- struct{}{}:
+	default:
+		return false
+	}
+	defer s.release()
+	if s.closed {
+		return true
+	}
+	pinned := s.pins.Load() > 0 // before waiting, as in idleSince
+	if s.waiting.Load() > 0 || !ok(s.lastUsed, pinned) {
+		return false
+	}
+	s.closed = true
+	if s.inst != nil {
+		s.inst.close(context.Background())
+		s.inst = nil
+	}
+	return true
 }

@@ -2,12 +2,15 @@ package runtime_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -125,36 +128,210 @@ func TestSessionReset(t *testing.T) {
 	}
 }
 
+// testClock is a clock the test moves by hand, so that what a test of
+// idle times sees does not depend on how fast the machine runs it.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// TestSessionsManager runs on a clock of its own: on the wall clock a
+// 300 ms idle timeout passed, on a busy machine under -race, while the test
+// still started its sessions, and the reaper closed them before the test
+// counted them ("Len = 1, want 3").
 func TestSessionsManager(t *testing.T) {
-	ss := engine.NewSessions(runtime.SessionsConfig{Max: 3, IdleTimeout: 300 * time.Millisecond, Session: runtime.SessionConfig{Memory: 128 << 20}})
+	const idle = 300 * time.Millisecond
+	clock := &testClock{t: time.Now()}
+	ss := engine.NewSessionsAt(runtime.SessionsConfig{Max: 3, IdleTimeout: idle, Session: runtime.SessionConfig{Memory: 128 << 20}}, clock.Now)
 	defer ss.Close()
 	ctx := context.Background()
+	wantIDs := func(want ...string) {
+		t.Helper()
+		if ids := ss.IDs(); !slices.Equal(ids, want) {
+			t.Fatalf("sessions %q, want %q", ids, want)
+		}
+	}
 	for i := 0; i < 3; i++ {
 		s, err := ss.Get(ctx, fmt.Sprintf("agent-%d", i))
 		if err != nil {
 			t.Fatal(err)
 		}
 		sexec(t, s, fmt.Sprintf("me = %d", i), runtime.Limits{})
+		clock.Advance(time.Millisecond) // agent-i last used at +i ms
 	}
-	s1, _ := ss.Get(ctx, "agent-1")
+	s1, err := ss.Get(ctx, "agent-1")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if res := sexec(t, s1, "me", runtime.Limits{}); res.Value != "1" {
 		t.Fatalf("agent-1 state: %q", res.Value)
 	}
+	clock.Advance(time.Millisecond) // agent-1 last used at +3 ms
 	// A fourth session evicts the least recently used idle one (agent-0).
 	if _, err := ss.Get(ctx, "agent-3"); err != nil {
 		t.Fatal(err)
 	}
-	if ss.Len() != 3 {
-		t.Fatalf("Len = %d, want 3", ss.Len())
+	wantIDs("agent-1", "agent-2", "agent-3")
+
+	// Idle sessions expire once IdleTimeout has passed, not before: at
+	// +2ms+idle agent-2 is just at its time; a millisecond later it is
+	// over it, and agent-1 (last used at +3 ms) just at it.
+	clock.Advance(idle - 2*time.Millisecond)
+	ss.ReapIdle()
+	wantIDs("agent-1", "agent-2", "agent-3")
+	clock.Advance(time.Millisecond)
+	ss.ReapIdle()
+	wantIDs("agent-1", "agent-3")
+	clock.Advance(idle)
+	ss.ReapIdle()
+	wantIDs()
+	if _, err := s1.Exec(ctx, runtime.Request{Code: "me"}); err != runtime.ErrSessionClosed {
+		t.Fatalf("Exec on an expired session: %v, want ErrSessionClosed", err)
 	}
-	// Idle sessions expire.
-	deadline := time.Now().Add(5 * time.Second)
-	for ss.Len() > 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
+}
+
+// A session Get hands out stays open for the caller's call: a Get that
+// needs room does not evict it, nor does the reaper close it, however long
+// it was idle before. (Before, both could close it between Get and Exec,
+// and the caller's Exec failed with ErrSessionClosed.)
+func TestSessionsGetHoldsSessionForItsCall(t *testing.T) {
+	const idle = 300 * time.Millisecond
+	clock := &testClock{t: time.Now()}
+	ss := engine.NewSessionsAt(runtime.SessionsConfig{Max: 1, IdleTimeout: idle, Session: runtime.SessionConfig{Memory: 128 << 20}}, clock.Now)
+	defer ss.Close()
+	ctx := context.Background()
+
+	a, err := ss.Get(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if ss.Len() != 0 {
-		t.Fatalf("%d sessions left after the idle timeout", ss.Len())
+	if _, err := ss.Get(ctx, "b"); !errors.Is(err, runtime.ErrTooManySessions) {
+		t.Fatalf("Get(b) while a is handed out: %v, want ErrTooManySessions", err)
 	}
+	sexec(t, a, "x = 1", runtime.Limits{})
+
+	clock.Advance(2 * idle) // a has been idle past its time, not yet reaped
+	a2, err := ss.Get(ctx, "a")
+	if err != nil || a2 != a {
+		t.Fatalf("Get(a) again: %p %v, want %p", a2, err, a)
+	}
+	ss.ReapIdle()
+	if _, err := ss.Get(ctx, "b"); !errors.Is(err, runtime.ErrTooManySessions) {
+		t.Fatalf("Get(b) while a is handed out again: %v, want ErrTooManySessions", err)
+	}
+	if res, err := a.Exec(ctx, runtime.Request{Code: "x"}); err != nil || res.Value != "1" {
+		t.Fatalf("Exec on the session Get handed out: %v %+v", err, res)
+	}
+
+	// Its call over, a is idle and makes room.
+	if _, err := ss.Get(ctx, "b"); err != nil {
+		t.Fatalf("Get(b) once a is idle: %v", err)
+	}
+	if ids := ss.IDs(); !slices.Equal(ids, []string{"b"}) {
+		t.Fatalf("sessions %q, want [b]", ids)
+	}
+	// A Get whose call never comes holds its session for IdleTimeout only.
+	clock.Advance(idle + time.Millisecond)
+	ss.ReapIdle()
+	if n := ss.Len(); n != 0 {
+		t.Fatalf("%d sessions left after an unused Get's idle timeout", n)
+	}
+}
+
+// Max counts the sessions being started, and concurrent Gets of one new id
+// start one session. (Before, Gets that started sessions at the same time
+// all found room, and the set grew past Max.)
+func TestSessionsMaxCountsStarts(t *testing.T) {
+	arrived := make(chan string)
+	release := make(chan struct{})
+	ss := engine.NewSessions(runtime.SessionsConfig{Max: 2, Configure: func(id string) (runtime.SessionConfig, error) {
+		arrived <- id // the start of id has begun (and holds a place)
+		<-release
+		return runtime.SessionConfig{Memory: 128 << 20}, nil
+	}})
+	defer ss.Close()
+	ids := []string{"a", "b", "c", "d"}
+	errs := make(chan error, len(ids))
+	for _, id := range ids {
+		go func() {
+			_, err := ss.Get(context.Background(), id)
+			errs <- err
+		}()
+	}
+	// Every Get either begins a start or fails; only then may the starts
+	// end.
+	starts, failed := 0, 0
+	for starts+failed < len(ids) {
+		select {
+		case <-arrived:
+			starts++
+		case err := <-errs:
+			if !errors.Is(err, runtime.ErrTooManySessions) {
+				t.Errorf("Get before any start ended: %v, want ErrTooManySessions", err)
+			}
+			failed++
+		}
+	}
+	close(release)
+	for range starts {
+		if err := <-errs; err != nil {
+			t.Errorf("Get: %v", err)
+		}
+	}
+	if starts != 2 || ss.Len() != 2 {
+		t.Fatalf("%d sessions started, %d open, with Max 2", starts, ss.Len())
+	}
+
+	var configured atomic.Int32
+	one := engine.NewSessions(runtime.SessionsConfig{Max: 2, Configure: func(string) (runtime.SessionConfig, error) {
+		configured.Add(1)
+		return runtime.SessionConfig{Memory: 128 << 20}, nil
+	}})
+	defer one.Close()
+	got := make(chan *runtime.Session, 3)
+	for range 3 {
+		go func() {
+			s, err := one.Get(context.Background(), "same")
+			if err != nil {
+				t.Error(err)
+			}
+			got <- s
+		}()
+	}
+	first := <-got
+	if s, s2 := <-got, <-got; s != first || s2 != first {
+		t.Fatalf("concurrent Gets of one id returned different sessions")
+	}
+	if n := configured.Load(); n != 1 {
+		t.Fatalf("concurrent Gets of one id started %d sessions, want 1", n)
+	}
+}
+
+// Once closed, Sessions start no session that nothing would close, and
+// closing twice is harmless. (Before, a Get after Close started one, and a
+// second Close panicked.)
+func TestSessionsGetAfterClose(t *testing.T) {
+	ss := engine.NewSessions(runtime.SessionsConfig{Session: runtime.SessionConfig{Memory: 128 << 20}})
+	ss.Close()
+	if s, err := ss.Get(context.Background(), "late"); err != runtime.ErrSessionClosed {
+		if s != nil {
+			s.Close()
+		}
+		t.Fatalf("Get after Close: %v, want ErrSessionClosed", err)
+	}
+	ss.Close()
 }
 
 func TestConcurrentSessions(t *testing.T) {

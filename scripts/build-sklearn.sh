@@ -148,6 +148,24 @@ fi
 hostinc=$("$TOOLS/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 sed -i -e "s#-I$hostinc\\b#$PYINC#g" -e "s# -fPIC\\b##g" "$SB/build.ninja"
 sed -i -E '/^build sklearn\/_cyutility\.cpython[^:]*\.so:/! s# sklearn/_cyutility\.cpython-[^ ]*\.so( |$)#\1#g' "$SB/build.ninja"
+# Reproducibility: Cython 3.2's --generate-shared compiles the utility module
+# from an empty _cyutility.pyx in a new tempfile.TemporaryDirectory and puts
+# that file's path, relative to the working directory, in the module's file
+# table (__pyx_f, used in tracebacks): "../../../tmp/tmp8dv9y7ya/_cyutility.pyx",
+# a new random name on every run. It was the one difference between two clean
+# builds' libsklearn.a (same size, different sha256; every other generated
+# file was identical). Cython 3.3 writes "_cyutility.pyx" there; the generating
+# step now rewrites its output to the same.
+python3 - "$SB/build.ninja" <<'PY'
+import re, sys
+path = sys.argv[1]
+s = open(path).read()
+s, n = re.subn(r"^( COMMAND = \S*cython .*--generate-shared=(\S+))$",
+               lambda m: m.group(1) + " && sed -i -E 's#\"[^\"]*/_cyutility\\.pyx\"#\"_cyutility.pyx\"#g' " + m.group(2),
+               s, flags=re.M)
+assert n == 1, f"--generate-shared command: {n} found, expected 1"
+open(path, "w").write(s)
+PY
 
 # The modules shipped: every extension module but the test-only ones.
 python3 - "$SB/build.ninja" > "$W/modules.txt" <<'PY'
@@ -239,6 +257,9 @@ python3 "$ROOT/scripts/numpy/collect_objects.py" "$SB" $MODULES > "$SB/pybox-inp
 log "scikit-learn: compile"
 (cd "$SB" && ninja -k 0 -j"$JOBS" $(awk '{print $2}' "$SB/pybox-inputs.txt")) > "$BUILD/sklearn-ninja.log" 2>&1 \
   || { grep -B2 -A12 -m5 'error' "$BUILD/sklearn-ninja.log" | head -80; exit 1; }
+if ! grep -q '^  "_cyutility.pyx",$' "$SB/sklearn/_cyutility.c" || grep -q 'tmp/tmp' "$SB/sklearn/_cyutility.c"; then
+  echo "sklearn/_cyutility.c still names a temporary file: the build would not be reproducible (see the rewrite after meson setup)" >&2; exit 1
+fi
 
 log "scikit-learn: archive"
 entries=()

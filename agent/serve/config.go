@@ -106,6 +106,10 @@ type Config struct {
 
 	// Version is reported to MCP clients as the server's version.
 	Version string
+
+	// clock is what workspaces' idle times are read from; nil is
+	// time.Now. Tests set it to move time themselves.
+	clock func() time.Time
 }
 
 func (c *Config) setDefaults() error {

@@ -47,6 +47,7 @@ type workspace struct {
 	active  atomic.Int32     // calls running or waiting on this workspace
 	owner   string           // "http", "mcp" or "stdio"
 	outDir  string           // the output subfolder made for it, removed at close if empty
+	now     func() time.Time // the clock used is read from
 }
 
 // stdioWorkspace is the id of the workspace of pybox mcp's stdio client.
@@ -107,7 +108,7 @@ func (w *workspace) acquire(ctx context.Context, key string) (release func(), er
 	}
 }
 
-func (w *workspace) touch() { w.used.Store(time.Now().UnixNano()) }
+func (w *workspace) touch() { w.used.Store(w.now().UnixNano()) }
 
 // lastUsed is when the workspace last started or ended a call.
 func (w *workspace) lastUsed() time.Time { return time.Unix(0, w.used.Load()) }
@@ -177,7 +178,7 @@ func (ws *workspaces) get(id, owner string, create bool) (*workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("serve: workspace %s: %w", id, err)
 	}
-	w := &workspace{id: id, box: box, created: time.Now(), owner: owner, outDir: outDir}
+	w := &workspace{id: id, box: box, created: ws.now(), owner: owner, outDir: outDir, now: ws.now}
 	w.touch()
 	ws.m[id] = w
 	ws.cfg.Logger.Info("workspace opened", "workspace", id, "owner", owner)
@@ -262,14 +263,27 @@ func (ws *workspaces) reap() {
 			return
 		case <-t.C:
 		}
-		now := time.Now()
-		for _, w := range ws.list() {
-			if w.active.Load() == 0 && now.Sub(w.lastUsed()) > ws.cfg.IdleTimeout {
-				ws.cfg.Logger.Info("workspace idle", "workspace", w.id, "idle", now.Sub(w.lastUsed()).Round(time.Second))
-				ws.remove(w.id)
-			}
+		ws.reapIdle()
+	}
+}
+
+// reapIdle closes the workspaces idle for longer than IdleTimeout.
+func (ws *workspaces) reapIdle() {
+	now := ws.now()
+	for _, w := range ws.list() {
+		if w.active.Load() == 0 && now.Sub(w.lastUsed()) > ws.cfg.IdleTimeout {
+			ws.cfg.Logger.Info("workspace idle", "workspace", w.id, "idle", now.Sub(w.lastUsed()).Round(time.Second))
+			ws.remove(w.id)
 		}
 	}
+}
+
+// now reads the clock idle times are measured on (Config.clock).
+func (ws *workspaces) now() time.Time {
+	if ws.cfg.clock != nil {
+		return ws.cfg.clock()
+	}
+	return time.Now()
 }
 
 // closeAll closes every workspace and refuses new ones.

@@ -1271,6 +1271,9 @@ func (m *machine) lowerIcmp(instr *ssa.Instruction) {
 }
 
 func (m *machine) lowerSelect(x, y, cval, ret ssa.Value) {
+	if m.lowerSelectMinMax(x, y, cval, ret) {
+		return
+	}
 	xo, yo := m.getOperand_Mem_Reg(m.c.ValueDefinition(x)), m.getOperand_Reg(m.c.ValueDefinition(y))
 	rd := m.c.VRegOf(ret)
 
@@ -1330,6 +1333,60 @@ func (m *machine) lowerSelect(x, y, cval, ret ssa.Value) {
 
 		m.copyTo(tmp, rd)
 	}
+}
+
+// lowerSelectMinMax lowers a float select whose condition compares its two
+// operands with < or > (select(x < y, x, y) and its three relatives) to one
+// MINSD/MAXSD (MINSS/MAXSS) instead of a compare and a conditional branch
+// around a move, which the CPU mispredicts about half the time when the
+// comparison is data-dependent (the nearest-centre search of k-means, a
+// running minimum). MINSD dst, src is exactly dst < src ? dst : src (src when
+// the two are equal or either is NaN), and MAXSD dst > src ? dst : src, so
+// with dst = x and src = y every case below is bit-exact, NaN and signed
+// zeros included. It reports whether it lowered the select.
+func (m *machine) lowerSelectMinMax(x, y, cval, ret ssa.Value) bool {
+	typ := x.Type()
+	if typ != ssa.TypeF64 && typ != ssa.TypeF32 {
+		return false
+	}
+	cdef := m.c.ValueDefinition(cval)
+	if !cdef.IsFromInstr() || cdef.Instr.Opcode() != ssa.OpcodeFcmp {
+		return false
+	}
+	a, b, cc := cdef.Instr.FcmpData()
+	var isMin bool
+	switch {
+	case a == x && b == y && cc == ssa.FloatCmpCondLessThan, // x < y ? x : y
+		a == y && b == x && cc == ssa.FloatCmpCondGreaterThan: // y > x ? x : y
+		isMin = true
+	case a == x && b == y && cc == ssa.FloatCmpCondGreaterThan, // x > y ? x : y
+		a == y && b == x && cc == ssa.FloatCmpCondLessThan: // y < x ? x : y
+		isMin = false
+	default:
+		return false
+	}
+	var op sseOpcode
+	switch {
+	case typ == ssa.TypeF64 && isMin:
+		op = sseOpcodeMinsd
+	case typ == ssa.TypeF64:
+		op = sseOpcodeMaxsd
+	case isMin:
+		op = sseOpcodeMinss
+	default:
+		op = sseOpcodeMaxss
+	}
+	if cdef.RefCount == 1 {
+		// The comparison has no other use: nothing else needs its result.
+		cdef.Instr.MarkLowered()
+	}
+	rx := m.getOperand_Reg(m.c.ValueDefinition(x))
+	ry := m.getOperand_Reg(m.c.ValueDefinition(y))
+	tmp := m.c.AllocateVReg(typ)
+	m.copyTo(rx.reg(), tmp)
+	m.insert(m.allocateInstr().asXmmRmR(op, ry, tmp))
+	m.copyTo(tmp, m.c.VRegOf(ret))
+	return true
 }
 
 func (m *machine) lowerXmmCmovAfterRegAlloc(i *instruction) {
