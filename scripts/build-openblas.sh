@@ -66,10 +66,11 @@ HERE=$ROOT/scripts/openblas
 # Optimization and SIMD for OpenBLAS's objects (measured in
 # docs/runtime-bundle.md, "OpenBLAS").
 OB_OPT_CFLAGS=${OB_OPT_CFLAGS:--O2}
-# OB_SIMD='-msimd128 -mrelaxed-simd' makes the DGEMM kernel's multiply-adds
-# f64x2.relaxed_madd (fused by pybox's wazero, fork patch 0063; Node's WASI
-# in selftest.sh then needs --experimental-wasm-relaxed-simd before Node 22).
-OB_SIMD=${OB_SIMD--msimd128}
+# -mrelaxed-simd makes the DGEMM kernel's multiply-adds f64x2.relaxed_madd:
+# one fused instruction where pybox's wazero can (fork patch 0063: amd64
+# with FMA, arm64), a multiply and an add elsewhere (docs/runtime-bundle.md,
+# "Fused multiply-add"). OB_SIMD=-msimd128 builds the unfused kernel.
+OB_SIMD=${OB_SIMD--msimd128 -mrelaxed-simd}
 WASM_FEATURES="-mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals"
 OB_CFLAGS="$OB_OPT_CFLAGS $OB_SIMD $WASM_FEATURES -D_WASI_EMULATED_MMAN -D_WASI_EMULATED_PROCESS_CLOCKS -DNO_SYSV_IPC -I$HERE/compat -Wno-return-mismatch -Wno-return-type -ffile-prefix-map=$BUILD=/pybox-build -ffile-prefix-map=$HERE=/pybox-build/openblas-compat"
 OB_MAKEFLAGS=(TARGET=RISCV64_GENERIC BINARY=32 DYNAMIC_ARCH=0

@@ -85,6 +85,11 @@ REACTOR_LDFLAGS="-mexec-model=reactor -Wl,--export=__stack_pointer"
 # is about 11 MiB, so the former fixed 16 MiB no longer fitted: "initial
 # memory too small"). INITIAL_MEMORY=<bytes> fixes it instead.
 INITIAL_MEMORY=${INITIAL_MEMORY:-}
+# Extra flags for Modules/_json.c: clang -O2 unswitches only trivial loops,
+# so the JSON scanner's per-character loops kept a jump table on the
+# string's kind (PyUnicode_READ) inside the loop; this copies each loop per
+# kind instead (docs/cpu.md, "Where json_loads' time goes").
+JSON_CFLAGS=${JSON_CFLAGS--mllvm -enable-nontrivial-unswitch}
 # Loop iterations in C code between two yields to the Go scheduler.
 LOOP_YIELD=${LOOP_YIELD:-16384}
 
@@ -223,7 +228,7 @@ stage_cpython() {
   # No global name may be defined by two packages' archives: the linker
   # would bind one of them silently to the other's code.
   python3 "$ROOT/scripts/lib/link-dups.py" Modules/Setup.local
-  make -j"$JOBS" > "$BUILD/cpython-make.log" 2>&1 || { tail -40 "$BUILD/cpython-make.log"; exit 1; }
+  make -j"$JOBS" MODULE__JSON_CFLAGS="$JSON_CFLAGS" > "$BUILD/cpython-make.log" 2>&1 || { tail -40 "$BUILD/cpython-make.log"; exit 1; }
   rm -rf "$BUILD/install"
   make install DESTDIR="$BUILD/install" > "$BUILD/cpython-install.log" 2>&1 || { tail -40 "$BUILD/cpython-install.log"; exit 1; }
   grep -E "^(Python build finished|The necessary bits|Failed to build|Following modules built)" -A4 "$BUILD/cpython-make.log" > "$BUILD/cpython-modules.txt" || true
@@ -327,7 +332,7 @@ write_manifest() {
     for m in $BUILD/compress-manifest.json $BUILD/sqlite-manifest.json $BUILD/libcxx-manifest.json $( [ -f "$BUILD/openblas-manifest.json" ] && echo "$BUILD/openblas-manifest.json") $(for pkg in $PACKAGES; do echo "$BUILD/manifest-$pkg.json"; done) $( [ "${PUREPY:-1}" = 1 ] && echo "$BUILD/manifest-purepy.json"); do python3 -c 'import json,sys; print("".join(", " + json.dumps(e) for e in json.load(open(sys.argv[1]))), end="")' "$m"; done)
   ],
   "toolchain": {"cc": "$($CLANG --version | head -1)", "cc_sjlj": "$(clang-22 --version 2>/dev/null | head -1)", "wasi_libc": "$(dpkg-query -W -f='${Version}' wasi-libc)", "build_python": "$(/usr/bin/python3.11 -V 2>&1)"},
-  "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "cpython_opt": "$PY_OPT_CFLAGS", "stack_size": $STACK_SIZE, "initial_memory": "${INITIAL_MEMORY:-wasm-ld minimum}", "ldflags_python": "$REACTOR_LDFLAGS", "loop_yield": $LOOP_YIELD, "loopguard": "$(sed -e "s#$BUILD#<build>#g" -e 's/  */ /g' "$BUILD/loopguard.log" | paste -sd ';' - | sed -e 's/;/; /g' -e 's/"/\\"/g')"},
+  "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "cpython_opt": "$PY_OPT_CFLAGS", "cpython_json": "$JSON_CFLAGS", "stack_size": $STACK_SIZE, "initial_memory": "${INITIAL_MEMORY:-wasm-ld minimum}", "ldflags_python": "$REACTOR_LDFLAGS", "loop_yield": $LOOP_YIELD, "loopguard": "$(sed -e "s#$BUILD#<build>#g" -e 's/  */ /g' "$BUILD/loopguard.log" | paste -sd ';' - | sed -e 's/;/; /g' -e 's/"/\\"/g')"},
   "files": {
     "python.wasm": {"size": $(stat -c %s "$wasm"), "sha256": "$(sha "$wasm")"},
     "lib": {"files": $nfiles, "size": $libsize}
