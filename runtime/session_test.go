@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/internal/manualclock"
 	"github.com/pybox-dev/pybox/runtime"
 )
 
@@ -128,32 +129,13 @@ func TestSessionReset(t *testing.T) {
 	}
 }
 
-// testClock is a clock the test moves by hand, so that what a test of
-// idle times sees does not depend on how fast the machine runs it.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 // TestSessionsManager runs on a clock of its own: on the wall clock a
 // 300 ms idle timeout passed, on a busy machine under -race, while the test
 // still started its sessions, and the reaper closed them before the test
 // counted them ("Len = 1, want 3").
 func TestSessionsManager(t *testing.T) {
 	const idle = 300 * time.Millisecond
-	clock := &testClock{t: time.Now()}
+	clock := manualclock.New(time.Now())
 	ss := engine.NewSessionsAt(runtime.SessionsConfig{Max: 3, IdleTimeout: idle, Session: runtime.SessionConfig{Memory: 128 << 20}}, clock.Now)
 	defer ss.Close()
 	ctx := context.Background()
@@ -208,7 +190,7 @@ func TestSessionsManager(t *testing.T) {
 // and the caller's Exec failed with ErrSessionClosed.)
 func TestSessionsGetHoldsSessionForItsCall(t *testing.T) {
 	const idle = 300 * time.Millisecond
-	clock := &testClock{t: time.Now()}
+	clock := manualclock.New(time.Now())
 	ss := engine.NewSessionsAt(runtime.SessionsConfig{Max: 1, IdleTimeout: idle, Session: runtime.SessionConfig{Memory: 128 << 20}}, clock.Now)
 	defer ss.Close()
 	ctx := context.Background()

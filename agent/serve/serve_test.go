@@ -21,6 +21,7 @@ import (
 
 	"github.com/pybox-dev/pybox/agent/tools"
 	"github.com/pybox-dev/pybox/fsbridge"
+	"github.com/pybox-dev/pybox/internal/manualclock"
 	"github.com/pybox-dev/pybox/runtime"
 )
 
@@ -288,31 +289,12 @@ func TestSessionsAndWorkspaces(t *testing.T) {
 	a.json("GET", "/v1/workspaces/agent1", nil, 404, nil)
 }
 
-// testClock is a clock the test moves by hand (Config.clock), so that what
-// a test of idle times sees does not depend on how fast the machine runs it.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 // An idle workspace is closed once IdleTimeout has passed, not before. The
 // test moves its own clock: on the wall clock, a loaded machine could take
 // the whole 300 ms between the call and the test's first look.
 func TestIdleWorkspacesExpire(t *testing.T) {
 	const idle = 300 * time.Millisecond
-	clock := &testClock{t: time.Now()}
+	clock := manualclock.New(time.Now())
 	s := newServer(t, func(c *Config) { c.IdleTimeout, c.clock = idle, clock.Now })
 	a := newAPI(t, s)
 	a.json("POST", "/v1/execute", ExecuteRequest{Code: "open('/output/f', 'w').write('x')", Workspace: "idle"}, 200, nil)
