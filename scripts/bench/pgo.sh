@@ -20,7 +20,7 @@
 # _pgo.dump at its end (a reactor never runs atexit, so nothing writes the
 # profile otherwise), and llvm-profdata-19 merges the files.
 #
-# Environment: PGO_DIR (/work/pgo16, the variant folders), SRC (folder of
+# Environment: PGO_DIR (default build/pgo in the checkout: the variant folders), SRC (folder of
 # the downloaded CPython and zlib orig tarballs, copied into each variant;
 # build/src of this checkout by default), LLVM_ORIG (LLVM 19's orig tarball,
 # llvm-toolchain-19_19.1.7.orig.tar.xz, for compiler-rt's profile sources;
@@ -29,7 +29,7 @@
 # (19 for builds).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PGO_DIR=${PGO_DIR:-/work/pgo16}
+PGO_DIR=${PGO_DIR:-$ROOT/build/pgo}
 SRC=${SRC:-$ROOT/build/src}
 LLVM_ORIG=${LLVM_ORIG:-$SRC/llvm-toolchain-19_19.1.7.orig.tar.xz}
 NICE=${NICE:-19}
