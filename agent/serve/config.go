@@ -184,7 +184,7 @@ func (c *Config) setDefaults() error {
 //	queue = 256
 //	queue_timeout = "30s"
 //	max_request_size = "16MiB"
-//	idle_timeout = "30m"
+//	idle_timeout = "30m"              # close workspaces no request used for this long (Config.IdleTimeout)
 //	max_workspaces = 256
 //	grace = "30s"
 //	warm_pool = 2
