@@ -89,9 +89,27 @@ type Config struct {
 	// bigger requests get 413.
 	MaxRequestBytes int64
 
-	// IdleTimeout closes a workspace (its files and sessions) when no call
-	// used it for this long (default DefaultIdleTimeout). MCP sessions over
-	// HTTP expire after the same time.
+	// IdleTimeout closes a workspace (its files and sessions) when nothing
+	// used it for this long (default DefaultIdleTimeout); MCP sessions over
+	// HTTP expire after the same time (idle_timeout in [serve],
+	// --idle-timeout).
+	//
+	// Every request addressed to a workspace is a use: a tool call, and a
+	// GET of its status, sessions or files too (listing all workspaces is
+	// not). A request holds its workspace from its lookup until its handler
+	// ends (a download until its body is sent), and a workspace a request
+	// holds is never closed for idleness: its idle time counts from the end
+	// of its last request, and a later pass of the reaper (every
+	// IdleTimeout/4, at most a minute apart) closes it.
+	//
+	// An explicit close wins over requests that hold the workspace: DELETE
+	// /v1/workspaces/{id} (or the end of its MCP session) closes it at once.
+	// Calls already running finish first (the DELETE waits for them) and a
+	// download already being sent goes on from its open file; a request
+	// that has not started its call fails with HTTP 410 workspace_closed
+	// (over MCP a tool error) naming the workspace. By the time the DELETE
+	// returns, no request finds the workspace and none starts on it (a call
+	// that names its id again opens a new, empty one).
 	IdleTimeout time.Duration
 	// MaxWorkspaces bounds open workspaces (default DefaultMaxWorkspaces).
 	MaxWorkspaces int
@@ -110,6 +128,12 @@ type Config struct {
 	// clock is what workspaces' idle times are read from; nil is
 	// time.Now. Tests set it to move time themselves.
 	clock func() time.Time
+	// onQueue, if set, is called when a call begins to wait for a
+	// concurrency slot, and onTake when a workspace is taken out of the
+	// set (deleted, its MCP session ended, or idle), before it is closed.
+	// Tests use them to know where a request is.
+	onQueue func()
+	onTake  func(id string)
 }
 
 func (c *Config) setDefaults() error {
@@ -160,7 +184,7 @@ func (c *Config) setDefaults() error {
 //	queue = 256
 //	queue_timeout = "30s"
 //	max_request_size = "16MiB"
-//	idle_timeout = "30m"
+//	idle_timeout = "30m"              # close workspaces no request used for this long (Config.IdleTimeout)
 //	max_workspaces = 256
 //	grace = "30s"
 //	warm_pool = 2

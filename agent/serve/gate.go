@@ -38,6 +38,10 @@ type gate struct {
 	waiting  atomic.Int64
 	maxQueue int64
 	wait     time.Duration
+
+	// queued, if set, is called when a call begins to wait for a slot
+	// (Config.onQueue).
+	queued func()
 }
 
 func newGate(running, queue int, wait time.Duration) *gate {
@@ -57,6 +61,9 @@ func (g *gate) acquire(ctx context.Context) (release func(), err error) {
 		return nil, g.busy(0)
 	}
 	defer g.waiting.Add(-1)
+	if g.queued != nil {
+		g.queued()
+	}
 	start := time.Now()
 	t := time.NewTimer(g.wait)
 	defer t.Stop()

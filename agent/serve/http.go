@@ -249,25 +249,32 @@ func (w *wroteHeader) Write(b []byte) (int, error) {
 // for MCP's event streams).
 func (w *wroteHeader) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// workspaceFor resolves the workspace a request names; create opens it if
-// missing. It writes the error answer itself.
+// workspaceFor resolves the workspace a request names and holds it for the
+// request (see workspace): the handler must release it when it is done, a
+// download once its body is sent. create opens it if missing. It writes the
+// error answer itself.
 func (s *Server) workspaceFor(w http.ResponseWriter, id string, create bool) (*workspace, bool) {
 	if id == "" {
 		id = DefaultWorkspace
 	}
 	ws, err := s.ws.get(id, "http", create)
 	if err != nil {
-		if !errors.Is(err, errNoWorkspace) && !errors.Is(err, errTooManyWorkspaces) && !errors.Is(err, errShuttingDown) && !workspaceIDPattern.MatchString(id) {
-			writeError(w, http.StatusBadRequest, "bad_request", err.Error())
-			return nil, false
-		}
-		if errors.Is(err, errNoWorkspace) {
-			err = fmt.Errorf("%w %q (GET /v1/workspaces lists them)", errNoWorkspace, id)
-		}
-		s.callError(w, err)
+		s.workspaceError(w, id, err)
 		return nil, false
 	}
 	return ws, true
+}
+
+// workspaceError answers a request whose workspace could not be had.
+func (s *Server) workspaceError(w http.ResponseWriter, id string, err error) {
+	if !errors.Is(err, errNoWorkspace) && !errors.Is(err, errTooManyWorkspaces) && !errors.Is(err, errShuttingDown) && !workspaceIDPattern.MatchString(id) {
+		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+		return
+	}
+	if errors.Is(err, errNoWorkspace) {
+		err = fmt.Errorf("%w %q (GET /v1/workspaces lists them)", errNoWorkspace, id)
+	}
+	s.callError(w, err)
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
@@ -317,6 +324,7 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	defer ws.release()
 	args, _ := json.Marshal(struct {
 		Code      string   `json:"code"`
 		SessionID string   `json:"session_id,omitempty"`
@@ -398,6 +406,7 @@ func (s *Server) runTool(w http.ResponseWriter, r *http.Request, wsID, name stri
 	if !ok {
 		return
 	}
+	defer ws.release()
 	res, err := s.call(r.Context(), ws, name, args)
 	if err != nil {
 		s.callError(w, err)
@@ -429,21 +438,33 @@ func (s *Server) handleListWorkspaces(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// handleGetWorkspace answers a workspace's status. Like every request
+// addressed to a workspace, it counts as a use (last_used is now).
 func (s *Server) handleGetWorkspace(w http.ResponseWriter, r *http.Request) {
 	if ws, ok := s.workspaceFor(w, r.PathValue("ws"), false); ok {
+		defer ws.release()
 		writeJSON(w, http.StatusOK, info(ws))
 	}
 }
 
+// handleDeleteWorkspace closes a workspace whether requests hold it or not
+// (see workspaces.remove): once it answers, no request can start on it.
 func (s *Server) handleDeleteWorkspace(w http.ResponseWriter, r *http.Request) {
-	if ws, ok := s.workspaceFor(w, r.PathValue("ws"), false); ok {
-		s.ws.remove(ws.id)
-		w.WriteHeader(http.StatusNoContent)
+	id := r.PathValue("ws")
+	if err := checkID(id); err != nil {
+		s.workspaceError(w, id, err)
+		return
 	}
+	if !s.ws.remove(id) {
+		s.workspaceError(w, id, errNoWorkspace)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 	if ws, ok := s.workspaceFor(w, r.PathValue("ws"), false); ok {
+		defer ws.release()
 		writeJSON(w, http.StatusOK, map[string]any{"workspace": ws.id, "sessions": ws.box.Sessions().IDs()})
 	}
 }
@@ -453,6 +474,7 @@ func (s *Server) handleDeleteSession(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	defer ws.release()
 	sid := r.PathValue("sid")
 	found := false
 	for _, id := range ws.box.Sessions().IDs() {
@@ -492,12 +514,16 @@ func (s *Server) handleRead(w http.ResponseWriter, r *http.Request) {
 // file is streamed from disk (ranges and conditional requests work), never
 // read whole into memory, and the transfer holds one of the server's
 // concurrency slots like a tool call: parallel downloads of big files are
-// bounded like everything else.
+// bounded like everything else. It holds the workspace until the body is
+// sent: the idle reaper does not close it meanwhile. A DELETE does; a body
+// already being sent goes on from the open file, and a download that had
+// not opened its file yet fails with workspace_closed.
 func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	ws, ok := s.workspaceFor(w, r.PathValue("ws"), false)
 	if !ok {
 		return
 	}
+	defer ws.release()
 	p := path.Clean("/" + r.PathValue("path"))
 	if !strings.HasPrefix(p, "/output/") {
 		writeError(w, http.StatusForbidden, "not_output", fmt.Sprintf("only files under /output can be downloaded (not %s); read other files with GET /v1/workspaces/%s/read?path=...", p, ws.id))
@@ -509,7 +535,15 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer free()
+	if ws.closed.Load() { // deleted while this waited for its slot
+		s.callError(w, ws.closedErr())
+		return
+	}
 	f, fi, err := ws.box.Sandbox().OpenArtifact(p)
+	if err != nil && ws.closed.Load() {
+		s.callError(w, ws.closedErr())
+		return
+	}
 	if err != nil {
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("%s is not a file in workspace %s's /output", p, ws.id))
 		return

@@ -85,8 +85,9 @@ type mcpSessions struct {
 	ids   map[*mcp.ServerSession]string
 }
 
-// workspace returns the session's workspace, opening it on first use. It
-// is closed when the MCP session ends (or idles out).
+// workspace returns the session's workspace, opening it on first use, held
+// for the caller's request (release it when the request is over). It is
+// closed when the MCP session ends (or idles out).
 func (m *mcpSessions) workspace(ss *mcp.ServerSession) (*workspace, error) {
 	m.mu.Lock()
 	id, ok := m.ids[ss]
@@ -116,7 +117,8 @@ func (m *mcpSessions) workspace(ss *mcp.ServerSession) (*workspace, error) {
 	return m.s.ws.get(id, owner, true)
 }
 
-// existing returns the session's workspace if it has one.
+// existing returns the session's workspace if it has one, held for the
+// caller's request (release it when the request is over).
 func (m *mcpSessions) existing(ss *mcp.ServerSession) (*workspace, bool) {
 	m.mu.Lock()
 	id, ok := m.ids[ss]
@@ -124,7 +126,7 @@ func (m *mcpSessions) existing(ss *mcp.ServerSession) (*workspace, bool) {
 	if !ok {
 		return nil, false
 	}
-	return m.s.ws.lookup(id)
+	return m.s.ws.hold(id)
 }
 
 func (m *mcpSessions) callTool(ctx context.Context, req *mcp.CallToolRequest, name string) (*mcp.CallToolResult, error) {
@@ -142,6 +144,7 @@ func (m *mcpSessions) callTool(ctx context.Context, req *mcp.CallToolRequest, na
 		// host folders): the client gets an id, the log the detail.
 		return nil, incident.Report(m.s.cfg.Logger, "mcp workspace", err)
 	}
+	defer w.release()
 	res, err := m.s.call(ctx, w, name, req.Params.Arguments)
 	if err != nil {
 		var busy *BusyError
@@ -239,7 +242,11 @@ func (m *mcpSessions) readResource(ctx context.Context, req *mcp.ReadResourceReq
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	w, ok := m.existing(req.Session)
-	if !ok || w.id != wsID {
+	if !ok {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	defer w.release()
+	if w.id != wsID {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	// A resource travels whole in one message: the read holds a
@@ -250,6 +257,9 @@ func (m *mcpSessions) readResource(ctx context.Context, req *mcp.ReadResourceReq
 	}
 	defer free()
 	f, fi, err := w.box.Sandbox().OpenArtifact(p)
+	if err != nil && w.closed.Load() {
+		return nil, w.closedErr()
+	}
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
@@ -289,6 +299,7 @@ func (m *mcpSessions) listResources(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok {
 			return res, nil
 		}
+		defer w.release()
 		for _, f := range outputFiles(w.box.Sandbox(), 1000) {
 			size := f.Size
 			res.Resources = append(res.Resources, &mcp.Resource{

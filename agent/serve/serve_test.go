@@ -291,7 +291,9 @@ func TestSessionsAndWorkspaces(t *testing.T) {
 
 // An idle workspace is closed once IdleTimeout has passed, not before. The
 // test moves its own clock: on the wall clock, a loaded machine could take
-// the whole 300 ms between the call and the test's first look.
+// the whole 300 ms between the call and the test's first look. It looks
+// with the list of workspaces, which is not a use of them (a GET of the
+// workspace is: TestGetRefreshesWorkspaceIdle).
 func TestIdleWorkspacesExpire(t *testing.T) {
 	const idle = 300 * time.Millisecond
 	clock := manualclock.New(time.Now())
@@ -300,7 +302,11 @@ func TestIdleWorkspacesExpire(t *testing.T) {
 	a.json("POST", "/v1/execute", ExecuteRequest{Code: "open('/output/f', 'w').write('x')", Workspace: "idle"}, 200, nil)
 	clock.Advance(idle)
 	s.ws.reapIdle()
-	a.json("GET", "/v1/workspaces/idle", nil, 200, nil)
+	var list []WorkspaceInfo
+	a.json("GET", "/v1/workspaces", nil, 200, &list)
+	if len(list) != 1 || list[0].ID != "idle" {
+		t.Fatalf("workspaces after exactly IdleTimeout: %+v, want [idle]", list)
+	}
 	clock.Advance(time.Millisecond)
 	s.ws.reapIdle()
 	a.json("GET", "/v1/workspaces/idle", nil, 404, nil)

@@ -56,6 +56,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.ws = newWorkspaces(&s.cfg)
 	s.gate = newGate(cfg.MaxConcurrent, cfg.MaxQueue, cfg.QueueTimeout)
+	s.gate.queued = cfg.onQueue
 	s.hard, s.cancelHard = context.WithCancel(context.Background())
 	s.mcpHTTP = s.newMCPServer(false)
 	s.handler = s.routes()
@@ -101,10 +102,10 @@ func (s *Server) admit(ctx context.Context) (free func(), err error) {
 	}, nil
 }
 
-// call runs one tool call in a workspace, under the concurrency limit and
-// the shutdown rules. Its errors are pybox's (BusyError, errShuttingDown,
-// a closed workspace, an engine failure); the tool's own failures are in
-// the Result.
+// call runs one tool call in a workspace the caller holds (see workspace),
+// under the concurrency limit and the shutdown rules. Its errors are
+// pybox's (BusyError, errShuttingDown, a closedError, an engine failure);
+// the tool's own failures are in the Result.
 func (s *Server) call(ctx context.Context, w *workspace, name string, args json.RawMessage) (*tools.Result, error) {
 	s.mu.Lock()
 	if s.draining {
@@ -135,6 +136,9 @@ func (s *Server) call(ctx context.Context, w *workspace, name string, args json.
 	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 		return tools.WaitedOut(limit, time.Since(submitted)), nil
 	}
+	if errors.Is(err, errWorkspaceClosed) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("wait for workspace %s: %w", w.id, err)
 	}
@@ -148,10 +152,11 @@ func (s *Server) call(ctx context.Context, w *workspace, name string, args json.
 	res, err := w.box.Call(ctx, name, args)
 	if err != nil {
 		if s.hard.Err() == nil {
-			// A Box closed under us (deleted or expired) is not a pybox failure.
-			if cur, ok := s.ws.lookup(w.id); !ok || cur != w {
+			// A Box closed under us (the workspace deleted, or its MCP
+			// session ended) is not a pybox failure.
+			if w.closed.Load() {
 				s.cfg.Logger.Info("tool ended by its workspace closing", "workspace", w.id, "tool", name, "err", err)
-				return nil, fmt.Errorf("%w: %s", errWorkspaceClosed, w.id)
+				return nil, w.closedErr()
 			}
 		}
 		// pybox failed: the client gets an id, the log the detail.
@@ -159,14 +164,6 @@ func (s *Server) call(ctx context.Context, w *workspace, name string, args json.
 	}
 	s.cfg.Logger.Info("tool", "workspace", w.id, "tool", name, "is_error", res.IsError, "ms", time.Since(start).Milliseconds())
 	return res, nil
-}
-
-// lookup returns an open workspace.
-func (ws *workspaces) lookup(id string) (*workspace, bool) {
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	w, ok := ws.m[id]
-	return w, ok
 }
 
 // Serve accepts HTTP connections on ln until ctx is done, then shuts down

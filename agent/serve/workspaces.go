@@ -30,21 +30,46 @@ const DefaultWorkspace = "default"
 var (
 	errTooManyWorkspaces = errors.New("too many workspaces are open")
 	errNoWorkspace       = errors.New("no such workspace")
-	errWorkspaceClosed   = errors.New("the workspace was closed")
+	// errWorkspaceClosed is what a request gets when the workspace it is
+	// on was closed under it (see closedError).
+	errWorkspaceClosed = errors.New("the workspace was closed")
 	// errNoRuntime wraps why the engine could not be prepared
 	// (Config.EngineReady's error): every call that needs it fails so.
 	errNoRuntime = errors.New("the Python runtime could not be started, so no code can run")
 )
 
+// closedError says that workspace id was closed while a request was on it:
+// deleted (DELETE /v1/workspaces/{id}), its MCP session ended, or the
+// server closed. The idle reaper never closes a workspace a request holds.
+// It is errWorkspaceClosed for errors.Is.
+type closedError struct{ id string }
+
+func (e *closedError) Error() string {
+	return fmt.Sprintf("workspace %s was closed while this request was using it (deleted, or its MCP session ended)", e.id)
+}
+
+func (e *closedError) Is(target error) bool { return target == errWorkspaceClosed }
+
 // workspace is one tools.Box with its bookkeeping.
+//
+// Every request addressed to a workspace holds it, from the lookup
+// (workspaces.get or hold) until the request is over (release): a tool
+// call, a download while its body is sent, a GET of its status or
+// sessions. A held workspace is in use: the idle reaper leaves it open,
+// and its idle time counts from when the last hold ended. Only an explicit
+// close (workspaces.remove: DELETE, the end of its MCP session, the
+// server's Close) takes it away from requests that hold it; they then
+// finish, or fail with a closedError.
 type workspace struct {
 	id      string
 	box     *tools.Box
 	created time.Time
 	turnsMu sync.Mutex
 	turns   map[string]*turn // per interpreter session: its calls queue here first
-	used    atomic.Int64     // unix nanos of the last call's end (or start)
+	used    atomic.Int64     // unix nanos of the last use: a request's lookup or end, a call's start or end
 	active  atomic.Int32     // calls running or waiting on this workspace
+	holds   atomic.Int32     // requests holding it; taken under workspaces.mu
+	closed  atomic.Bool      // taken out of the set (set under workspaces.mu): no request may start on it
 	owner   string           // "http", "mcp" or "stdio"
 	outDir  string           // the output subfolder made for it, removed at close if empty
 	now     func() time.Time // the clock used is read from
@@ -55,12 +80,30 @@ const stdioWorkspace = "stdio"
 
 // close ends the workspace's Box and removes its output subfolder if the
 // code left nothing there (os.Remove refuses a folder that is not empty).
+// The workspace must have been taken out of the set (closed is set).
 func (w *workspace) close() {
 	w.box.Close()
 	if w.outDir != "" {
 		os.Remove(w.outDir)
 	}
 }
+
+// release ends a request's hold (see workspace): the request is over, and
+// it counts as the workspace's last use.
+func (w *workspace) release() {
+	w.touch()
+	w.holds.Add(-1)
+}
+
+// holdLocked takes a hold for a request that has just looked w up
+// (workspaces.mu is held), which counts as a use.
+func (w *workspace) holdLocked() {
+	w.holds.Add(1)
+	w.touch()
+}
+
+// closedErr is the error of a request whose workspace closed under it.
+func (w *workspace) closedErr() error { return &closedError{id: w.id} }
 
 // turn orders the calls of one interpreter session (session_id).
 type turn struct {
@@ -73,7 +116,13 @@ type turn struct {
 // that a call queued behind its session's previous one holds no global
 // slot meanwhile; calls in different sessions or in fresh interpreters do
 // not wait for each other.
+//
+// It fails with a closedError once the workspace is closed: no call starts
+// on a workspace after its DELETE has returned.
 func (w *workspace) acquire(ctx context.Context, key string) (release func(), err error) {
+	if w.closed.Load() {
+		return nil, w.closedErr()
+	}
 	w.active.Add(1)
 	w.touch()
 	if key == "" {
@@ -108,9 +157,20 @@ func (w *workspace) acquire(ctx context.Context, key string) (release func(), er
 	}
 }
 
-func (w *workspace) touch() { w.used.Store(w.now().UnixNano()) }
+// touch records a use now. The last use only moves forward, whatever the
+// order in which concurrent requests store theirs.
+func (w *workspace) touch() {
+	t := w.now().UnixNano()
+	for {
+		old := w.used.Load()
+		if old >= t || w.used.CompareAndSwap(old, t) {
+			return
+		}
+	}
+}
 
-// lastUsed is when the workspace last started or ended a call.
+// lastUsed is when a request last looked the workspace up or ended, or a
+// call last started or ended on it.
 func (w *workspace) lastUsed() time.Time { return time.Unix(0, w.used.Load()) }
 
 // workspaces is the set of open workspaces, keyed by id.
@@ -129,18 +189,29 @@ func newWorkspaces(cfg *Config) *workspaces {
 	return ws
 }
 
-// get returns the workspace with this id, creating it if create is set.
-func (ws *workspaces) get(id, owner string, create bool) (*workspace, error) {
+// checkID refuses an id that cannot be a workspace's.
+func checkID(id string) error {
 	if !workspaceIDPattern.MatchString(id) {
-		return nil, fmt.Errorf("workspace id %q is not valid: use 1 to 128 letters, digits, '.', '_' or '-', not starting with '.'", id)
+		return fmt.Errorf("workspace id %q is not valid: use 1 to 128 letters, digits, '.', '_' or '-', not starting with '.'", id)
+	}
+	return nil
+}
+
+// get returns the workspace with this id, creating it if create is set,
+// held for the caller's request: the caller must release it when the
+// request is over (see workspace).
+func (ws *workspaces) get(id, owner string, create bool) (*workspace, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
 	}
 	ws.mu.Lock()
 	if w, ok := ws.m[id]; ok || !create || ws.closed {
-		ws.mu.Unlock()
+		defer ws.mu.Unlock()
 		switch {
 		case ws.closed:
 			return nil, errShuttingDown
 		case ok:
+			w.holdLocked()
 			return w, nil
 		}
 		return nil, errNoWorkspace
@@ -158,6 +229,7 @@ func (ws *workspaces) get(id, owner string, create bool) (*workspace, error) {
 		return nil, errShuttingDown
 	}
 	if w, ok := ws.m[id]; ok {
+		w.holdLocked()
 		return w, nil
 	}
 	if len(ws.m) >= ws.cfg.MaxWorkspaces {
@@ -179,7 +251,7 @@ func (ws *workspaces) get(id, owner string, create bool) (*workspace, error) {
 		return nil, fmt.Errorf("serve: workspace %s: %w", id, err)
 	}
 	w := &workspace{id: id, box: box, created: ws.now(), owner: owner, outDir: outDir, now: ws.now}
-	w.touch()
+	w.holdLocked()
 	ws.m[id] = w
 	ws.cfg.Logger.Info("workspace opened", "workspace", id, "owner", owner)
 	return w, nil
@@ -225,21 +297,44 @@ func workspacePolicy(p fsbridge.Policy, id string) (fsbridge.Policy, error) {
 	return p, nil
 }
 
-// remove closes a workspace; it reports whether it existed. Calls in
-// progress finish first (tools.Box.Close waits for them).
+// hold returns the open workspace with this id, held for the caller's
+// request like get's (release it when the request is over).
+func (ws *workspaces) hold(id string) (*workspace, bool) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	w, ok := ws.m[id]
+	if ok {
+		w.holdLocked()
+	}
+	return w, ok
+}
+
+// takeLocked takes w out of the set: from now on no request finds it, and
+// none can start a call on it.
+func (ws *workspaces) takeLocked(w *workspace) {
+	delete(ws.m, w.id)
+	w.closed.Store(true)
+}
+
+// remove closes a workspace, held or not; it reports whether it existed.
+// Calls in progress finish first (tools.Box.Close waits for them); requests
+// that hold it and have not started their call fail with a closedError.
+// When remove returns, no request can start on the workspace.
 func (ws *workspaces) remove(id string) bool {
 	ws.mu.Lock()
 	w, ok := ws.m[id]
-	delete(ws.m, id)
+	if ok {
+		ws.takeLocked(w)
+	}
 	ws.mu.Unlock()
 	if ok {
-		w.close()
-		ws.cfg.Logger.Info("workspace closed", "workspace", id)
+		ws.closeTaken(w)
 	}
 	return ok
 }
 
-// list returns the open workspaces sorted by id.
+// list returns the open workspaces sorted by id. Listing them is not a use
+// of them, and holds none.
 func (ws *workspaces) list() []*workspace {
 	ws.mu.Lock()
 	out := make([]*workspace, 0, len(ws.m))
@@ -267,15 +362,45 @@ func (ws *workspaces) reap() {
 	}
 }
 
-// reapIdle closes the workspaces idle for longer than IdleTimeout.
+// reapIdle closes the workspaces idle for longer than IdleTimeout: held by
+// no request, running no call, and unused since. A workspace that is in use
+// is left for a later pass. The decision and the taking out of the set are
+// one step under ws.mu, where every hold is taken, so a request that looks
+// a workspace up either holds it first (and it stays) or comes after (and
+// finds none, or opens a new one).
 func (ws *workspaces) reapIdle() {
+	type idle struct {
+		w       *workspace
+		idleFor time.Duration
+	}
+	var expired []idle
+	ws.mu.Lock()
 	now := ws.now()
-	for _, w := range ws.list() {
-		if w.active.Load() == 0 && now.Sub(w.lastUsed()) > ws.cfg.IdleTimeout {
-			ws.cfg.Logger.Info("workspace idle", "workspace", w.id, "idle", now.Sub(w.lastUsed()).Round(time.Second))
-			ws.remove(w.id)
+	for _, w := range ws.m {
+		// A hold ends by touching, then dropping the count: seeing no
+		// holds means seeing the last one's use.
+		if w.holds.Load() != 0 || w.active.Load() != 0 {
+			continue
+		}
+		if d := now.Sub(w.lastUsed()); d > ws.cfg.IdleTimeout {
+			ws.takeLocked(w)
+			expired = append(expired, idle{w, d})
 		}
 	}
+	ws.mu.Unlock()
+	for _, e := range expired {
+		ws.cfg.Logger.Info("workspace idle", "workspace", e.w.id, "idle", e.idleFor.Round(time.Second))
+		ws.closeTaken(e.w)
+	}
+}
+
+// closeTaken closes a workspace taken out of the set.
+func (ws *workspaces) closeTaken(w *workspace) {
+	if ws.cfg.onTake != nil {
+		ws.cfg.onTake(w.id)
+	}
+	w.close()
+	ws.cfg.Logger.Info("workspace closed", "workspace", w.id)
 }
 
 // now reads the clock idle times are measured on (Config.clock).
@@ -294,8 +419,13 @@ func (ws *workspaces) closeAll() {
 		return
 	}
 	ws.closed = true
-	m := ws.m
-	ws.m = map[string]*workspace{}
+	m := make([]*workspace, 0, len(ws.m))
+	for _, w := range ws.m {
+		m = append(m, w)
+	}
+	for _, w := range m {
+		ws.takeLocked(w)
+	}
 	ws.mu.Unlock()
 	close(ws.stop)
 	<-ws.done
