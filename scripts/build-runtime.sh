@@ -90,6 +90,12 @@ INITIAL_MEMORY=${INITIAL_MEMORY:-}
 # string's kind (PyUnicode_READ) inside the loop; this copies each loop per
 # kind instead (docs/cpu.md, "Where json_loads' time goes").
 JSON_CFLAGS=${JSON_CFLAGS--mllvm -enable-nontrivial-unswitch}
+# Profile-guided optimization of CPython's own objects (not zlib's, not the
+# packages'): the pinned profile of a training run of the instrumented
+# build (scripts/bench/pgo.sh; docs/cpu.md, "PGO of python.wasm"). Functions
+# the training never ran, and functions changed since it, are compiled
+# without profile data (warnings only). PGO_PROFILE="" builds without it.
+PGO_PROFILE=${PGO_PROFILE-$ROOT/scripts/cpython/python.profdata}
 # Loop iterations in C code between two yields to the Go scheduler.
 LOOP_YIELD=${LOOP_YIELD:-16384}
 
@@ -157,6 +163,14 @@ stage_cpython() {
       Include/internal/pycore_emscripten_signal.h
   fi
   cp "$ROOT/scripts/cpython/_pyboxmodule.c" Modules/
+  # The profile is read from inside $BUILD, so that the compiler flags
+  # sysconfig records are rewritten like every other build path.
+  local pgo_cflags=""
+  if [ -n "$PGO_PROFILE" ]; then
+    [ -f "$PGO_PROFILE" ] || { echo "PGO_PROFILE=$PGO_PROFILE: no such file (PGO_PROFILE= builds without PGO)" >&2; exit 1; }
+    mkdir -p "$BUILD/pgo" && cp "$PGO_PROFILE" "$BUILD/pgo/python.profdata"
+    pgo_cflags=" -fprofile-instr-use=$BUILD/pgo/python.profdata -Wno-profile-instr-unprofiled -Wno-profile-instr-out-of-date"
+  fi
 
   mkdir -p builddir/wasi && cd builddir/wasi
   # clock_nanosleep: wazero's poll_oneoff rejects absolute-time clocks, so
@@ -170,7 +184,7 @@ stage_cpython() {
   ac_cv_func_clock_nanosleep=no ac_cv_lib_rt_clock_nanosleep=no \
   ax_cv_c_float_words_bigendian=no \
   CC="$CLANG" CPP="$CLANG -E" AR=llvm-ar-19 RANLIB=llvm-ranlib-19 READELF=true \
-  CFLAGS="${WASM_CFLAGS/$OPT_CFLAGS/$PY_OPT_CFLAGS} -Wno-error=int-conversion -Wno-int-conversion" \
+  CFLAGS="${WASM_CFLAGS/$OPT_CFLAGS/$PY_OPT_CFLAGS}$pgo_cflags -Wno-error=int-conversion -Wno-int-conversion" \
   CPPFLAGS="-I$PREFIX/include" \
   LDFLAGS="--target=wasm32-wasi --sysroot=$SYSROOT -L$PREFIX/lib -z stack-size=$STACK_SIZE -Wl,--stack-first ${INITIAL_MEMORY:+-Wl,--initial-memory=$INITIAL_MEMORY }-Wl,--max-memory=4294967296" \
   ZLIB_CFLAGS="-I$PREFIX/include" ZLIB_LIBS="-L$PREFIX/lib -lz" \
@@ -318,6 +332,14 @@ stage_package() {
   log "wrote $ASSETS/runtime.tar.zst ($(stat -c %s "$ASSETS/runtime.tar.zst") bytes)"
 }
 
+# pgo_manifest: the profile CPython was optimized with, as a JSON value.
+pgo_manifest() {
+  if [ -z "$PGO_PROFILE" ]; then echo null; return; fi
+  local name=$PGO_PROFILE
+  case $name in "$ROOT"/*) name=${name#"$ROOT"/} ;; *) name=$(basename "$name") ;; esac
+  echo "{\"file\": \"$name\", \"sha256\": \"$(sha256sum "$PGO_PROFILE" | cut -d' ' -f1)\"}"
+}
+
 write_manifest() {
   local wasm=$STAGE/python.wasm
   local nfiles; nfiles=$(find "$STAGE/lib" -type f | wc -l)
@@ -332,7 +354,7 @@ write_manifest() {
     for m in $BUILD/compress-manifest.json $BUILD/sqlite-manifest.json $BUILD/libcxx-manifest.json $( [ -f "$BUILD/openblas-manifest.json" ] && echo "$BUILD/openblas-manifest.json") $(for pkg in $PACKAGES; do echo "$BUILD/manifest-$pkg.json"; done) $( [ "${PUREPY:-1}" = 1 ] && echo "$BUILD/manifest-purepy.json"); do python3 -c 'import json,sys; print("".join(", " + json.dumps(e) for e in json.load(open(sys.argv[1]))), end="")' "$m"; done)
   ],
   "toolchain": {"cc": "$($CLANG --version | head -1)", "cc_sjlj": "$(clang-22 --version 2>/dev/null | head -1)", "wasi_libc": "$(dpkg-query -W -f='${Version}' wasi-libc)", "build_python": "$(/usr/bin/python3.11 -V 2>&1)"},
-  "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "cpython_opt": "$PY_OPT_CFLAGS", "cpython_json": "$JSON_CFLAGS", "stack_size": $STACK_SIZE, "initial_memory": "${INITIAL_MEMORY:-wasm-ld minimum}", "ldflags_python": "$REACTOR_LDFLAGS", "loop_yield": $LOOP_YIELD, "loopguard": "$(sed -e "s#$BUILD#<build>#g" -e 's/  */ /g' "$BUILD/loopguard.log" | paste -sd ';' - | sed -e 's/;/; /g' -e 's/"/\\"/g')"},
+  "flags": {"cflags": "${WASM_CFLAGS//$BUILD/<build>}", "cpython_opt": "$PY_OPT_CFLAGS", "cpython_json": "$JSON_CFLAGS", "cpython_pgo_profile": $(pgo_manifest), "stack_size": $STACK_SIZE, "initial_memory": "${INITIAL_MEMORY:-wasm-ld minimum}", "ldflags_python": "$REACTOR_LDFLAGS", "loop_yield": $LOOP_YIELD, "loopguard": "$(sed -e "s#$BUILD#<build>#g" -e 's/  */ /g' "$BUILD/loopguard.log" | paste -sd ';' - | sed -e 's/;/; /g' -e 's/"/\\"/g')"},
   "files": {
     "python.wasm": {"size": $(stat -c %s "$wasm"), "sha256": "$(sha "$wasm")"},
     "lib": {"files": $nfiles, "size": $libsize}

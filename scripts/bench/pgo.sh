@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
-# pgo.sh — profile-guided optimization of python.wasm, as a measured
-# proposal (issue 16; docs/cpu.md, "PGO of python.wasm"). The release build
-# (scripts/build-runtime.sh with its defaults) is untouched: every bundle
-# here is a variant without packages (PACKAGES="", PUREPY=0), built in its
-# own folder under $PGO_DIR.
+# pgo.sh — profile-guided optimization of python.wasm (issue 16; docs/cpu.md,
+# "PGO of python.wasm"). The release build (scripts/build-runtime.sh) is
+# optimized with the profile pinned in scripts/cpython/python.profdata; this
+# script makes that profile, and measures variants without packages
+# (PACKAGES="", PUREPY=0), each built in its own folder under $PGO_DIR.
+#
+# The pinned profile, from a release build tree (one where build-runtime.sh
+# ran every stage; its cpython stage is rebuilt by the first step, so run
+# build-runtime.sh cpython package there again afterwards):
+#
+#   RELEASE_BUILD=build bash scripts/bench/pgo.sh release-gen
+#   GEN=release-gen bash scripts/bench/pgo.sh train release
+#   bash scripts/bench/pgo.sh pin release   # copies it to scripts/cpython/python.profdata
+#
+# The variants without packages:
 #
 #   bash scripts/bench/pgo.sh rt            # compiler-rt's profile runtime for wasm32-wasi
 #   bash scripts/bench/pgo.sh base          # the variant without PGO: -O2 -flto
@@ -15,7 +25,10 @@
 # Training sets (SET): "suite" is the fifteen benchmarks pyperf.sh measures
 # (training on the measured set: an upper bound); "other" is seventeen other
 # pyperformance benchmarks (scripts/bench/pgo/train.py, EXTRA), disjoint from
-# it; "both" is the two. Each workload runs once, in a fresh process, under
+# it; "both" is the two; "analyst" is scripts/bench/pgo/analyst.py (pandas,
+# numpy, matplotlib, sqlite3, csv, json: needs the release-gen build);
+# "release", the pinned profile's, is "other" and "analyst": the measured
+# suite stays out of the training. Each workload runs once, in a fresh process, under
 # `pybox run` with the instrumented bundle; scripts/bench/pgo/train.py calls
 # _pgo.dump at its end (a reactor never runs atexit, so nothing writes the
 # profile otherwise), and llvm-profdata-19 merges the files.
@@ -26,7 +39,8 @@
 # llvm-toolchain-19_19.1.7.orig.tar.xz, for compiler-rt's profile sources;
 # fetched with `apt-get source --download-only` if absent), PYBOX (a pybox
 # binary; built from this checkout if unset), ROUNDS (3), BENCHES, NICE
-# (19 for builds).
+# (19 for builds), GEN (the instrumented variant train runs: gen, or
+# release-gen), RELEASE_BUILD (release-gen's build folder).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PGO_DIR=${PGO_DIR:-$ROOT/build/pgo}
@@ -48,7 +62,7 @@ build() {
   cp "$SRC"/python3.11_3.11.2.orig.tar.gz "$SRC"/zlib_1.2.13.dfsg.orig.tar.bz2 "$dir/build/src/"
   echo "== $name: PY_OPT_CFLAGS=$flags $*"
   local t0=$SECONDS
-  env "$@" PY_OPT_CFLAGS="$flags" PUREPY=0 PYBOX_BUILD_DIR="$dir/build" PYBOX_ASSETS_DIR="$dir" \
+  env PGO_PROFILE="" "$@" PY_OPT_CFLAGS="$flags" PUREPY=0 PYBOX_BUILD_DIR="$dir/build" PYBOX_ASSETS_DIR="$dir" \
     nice -n "$NICE" bash "$ROOT/scripts/build-runtime.sh" sources zlib cpython package \
     > "$dir/build.log" 2>&1 || { tail -30 "$dir/build.log"; echo "$name failed: see $dir/build.log" >&2; exit 1; }
   echo "$name: $((SECONDS - t0)) s wall; python.wasm $(stat -c %s "$dir/build/stage/python.wasm") bytes (loop guard applied, stripped)"
@@ -93,6 +107,28 @@ stage_gen() {
   build gen "-O2 -flto -fprofile-instr-generate" PACKAGES=pgo PGO_RT="$RT" LIBS="$RT"
 }
 
+# release-gen: the instrumented build of the release bundle, with every
+# package (relinked from RELEASE_BUILD's archives, which are not
+# instrumented) and the _pgo module.
+stage_release_gen() {
+  local build=${RELEASE_BUILD:?RELEASE_BUILD: a build folder where scripts/build-runtime.sh ran every stage}
+  build=$(cd "$build" && pwd)
+  [ -f "$RT" ] || stage_rt
+  local pkgs dir=$PGO_DIR/release-gen
+  pkgs=$(sed -n 's/^PACKAGES=\${PACKAGES-\(.*\)}$/\1/p' "$ROOT/scripts/build-runtime.sh")
+  [ -n "$pkgs" ] || { echo "could not read the package list from build-runtime.sh" >&2; exit 1; }
+  PYBOX_BUILD_DIR=$build PGO_RT=$RT bash "$ROOT/scripts/build-pgo.sh"
+  mkdir -p "$dir"
+  echo "== release-gen in $build: PACKAGES=$pkgs pgo"
+  local t0=$SECONDS
+  env PACKAGES="$pkgs pgo" PACKAGES_PREBUILT=1 PGO_PROFILE="" PY_OPT_CFLAGS="-O2 -flto -fprofile-instr-generate${G:+ $G}" \
+    PGO_RT="$RT" LIBS="$RT" PYBOX_BUILD_DIR="$build" PYBOX_ASSETS_DIR="$dir" \
+    nice -n "$NICE" bash "$ROOT/scripts/build-runtime.sh" cpython package \
+    > "$dir/build.log" 2>&1 || { tail -30 "$dir/build.log"; echo "release-gen failed: see $dir/build.log" >&2; exit 1; }
+  rm -f "$build/setup-pgo.local" "$build/manifest-pgo.json"
+  echo "release-gen: $((SECONDS - t0)) s wall; $dir/runtime.tar.zst"
+}
+
 pybox_bin() {
   if [ -z "${PYBOX:-}" ]; then
     PYBOX=$PGO_DIR/pybox
@@ -112,7 +148,7 @@ bench_root() {
     tar -xzf "$sdist" -C "$BENCH" --strip-components=4 pyperformance-1.14.0/pyperformance/data-files/benchmarks
   fi
   cp "$ROOT/scripts/bench/pyperf/pyperf.py" "$ROOT/scripts/bench/pyperf/bench.py" \
-    "$ROOT/scripts/bench/pgo/train.py" "$BENCH/shim/"
+    "$ROOT/scripts/bench/pgo/train.py" "$ROOT/scripts/bench/pgo/analyst.py" "$BENCH/shim/"
 }
 
 stage_train() {
@@ -126,16 +162,20 @@ stage_train() {
   suite) names=$suite ;;
   other) names=$other ;;
   both) names="$suite $other" ;;
+  analyst) names=analyst ;;
+  release) names="$other analyst" ;;
   *) echo "unknown training set $set" >&2; exit 1 ;;
   esac
   local prof=$PGO_DIR/prof-$set
   rm -rf "$prof" && mkdir -p "$prof"
   local t0=$SECONDS
+  local gen=${GEN:-gen} args
   for n in $names; do
-    PYBOX_CACHE_DIR=$PGO_DIR/cache-gen PYBOX_BUNDLE=$PGO_DIR/gen/runtime.tar.zst \
+    if [ "$n" = analyst ]; then args=(/bench/shim/analyst.py); else args=(/bench/shim/bench.py /bench "$n"); fi
+    PYBOX_CACHE_DIR=$PGO_DIR/cache-$gen PYBOX_BUNDLE=$PGO_DIR/$gen/runtime.tar.zst \
       /usr/bin/time -f "$n %e s wall %U s user" "$PYBOX" run -q --memory 2GiB \
       --mount "$BENCH:/bench:ro" --mount "$prof:/prof:rw" \
-      "$BENCH/shim/train.py" "/prof/$n.profraw" /bench/shim/bench.py /bench "$n" \
+      "$BENCH/shim/train.py" "/prof/$n.profraw" "${args[@]}" \
       > "$prof/$n.log" 2>&1 || { cat "$prof/$n.log"; echo "training run $n failed" >&2; exit 1; }
     tail -1 "$prof/$n.log"
   done
@@ -150,7 +190,16 @@ stage_use() {
   [ -f "$prof" ] || { echo "no $prof: run pgo.sh train $set" >&2; exit 1; }
   # Functions the training never ran, and code that changed since, only
   # warn; the warnings are counted in the log.
-  build "use-$set" "-O2 -flto -fprofile-instr-use=$prof -Wno-profile-instr-unprofiled -Wno-profile-instr-out-of-date" PACKAGES=""
+  build "use-$set" "-O2 -flto" PACKAGES="" PGO_PROFILE="$prof"
+}
+
+# pin SET: SET's profile becomes the one the release build uses.
+stage_pin() {
+  local set=${1:?pin SET}
+  local prof=$PGO_DIR/$set.profdata
+  [ -f "$prof" ] || { echo "no $prof: run pgo.sh train $set" >&2; exit 1; }
+  cp "$prof" "$ROOT/scripts/cpython/python.profdata"
+  echo "pinned $prof: $(sha256sum "$ROOT/scripts/cpython/python.profdata" | cut -d' ' -f1)"
 }
 
 stage_bench() {
@@ -162,6 +211,6 @@ stage_bench() {
     bash "$ROOT/scripts/bench/pyperf.sh"
 }
 
-stage=${1:?usage: pgo.sh rt|base|gen|train SET|use SET|bench SET}
+stage=${1:?usage: pgo.sh rt|base|gen|release-gen|train SET|use SET|bench SET|pin SET}
 shift
-"stage_$stage" "$@"
+"stage_${stage//-/_}" "$@"
