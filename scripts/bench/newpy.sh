@@ -60,18 +60,38 @@ PY313_ORIG=${PY313_ORIG:-/tmp/t313/python3.13_3.13.5.orig.tar.xz}
 PY313_SHA256=93e583f243454e6e9e4588ca2c2662206ad961659863277afcdb96801647d640
 
 CLANG=clang-19
-SYSROOT=$WORK/sysroot
-# As build-runtime.sh: WASM_CFLAGS with CPython's -O2 -flto.
-WASM_CFLAGS="--target=wasm32-wasi --sysroot=$SYSROOT -O2 -flto -mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals"
-WASM_LDFLAGS="--target=wasm32-wasi --sysroot=$SYSROOT -z stack-size=8388608 -Wl,--stack-first -Wl,--max-memory=4294967296"
+# wasi-libc: bookworm's (snapshot 2022-05-10, the one build-runtime.sh
+# uses) has no pthread.h, and 3.13 requires one (Python/thread.c: "Require
+# native threads"); trixie's binary package (snapshot 2024-12-09) has
+# single-threaded stubs. It is unpacked (dpkg -x) into a private sysroot:
+#   apt-get download wasi-libc   # with a trixie "deb" line, in a private apt dir
+# LIBC311/LIBC313 pick the libc of each build: 2022 (the system's) or 2024.
+WASI_LIBC_DEB=${WASI_LIBC_DEB:-/tmp/py313-apt/deb/wasi-libc_0.0~git20241209.574b88d-2_all.deb}
+WASI_LIBC_DEB_SHA256=b7716260051d289248b7667f81fa2792c125d888ff51da3fa09c6272cc0bd11d
+LIBC311=${LIBC311:-2022}
+LIBC313=${LIBC313:-2024}
+# As build-runtime.sh: WASM_CFLAGS with CPython's -O2 -flto (--sysroot
+# added per build).
+WASM_CFLAGS="--target=wasm32-wasi -O2 -flto -mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals"
+WASM_LDFLAGS="--target=wasm32-wasi -z stack-size=8388608 -Wl,--stack-first -Wl,--max-memory=4294967296"
 
 . "$ROOT/scripts/lib/build-common.sh"
 n() { nice -n "$NICE" "$@"; }
 
+# sysroot 2022|2024: a private sysroot (without one Debian's clang adds the
+# host's /usr/include) over bookworm's wasi-libc or trixie's.
 sysroot() {
-	mkdir -p "$SYSROOT/lib"
-	ln -sfn /usr/include/wasm32-wasi "$SYSROOT/include"
-	ln -sfn /usr/lib/wasm32-wasi "$SYSROOT/lib/wasm32-wasi"
+	local s=$WORK/sysroot-$1 usr=/usr
+	if [ "$1" = 2024 ]; then
+		usr=$WORK/wasi-libc-2024/usr
+		if [ ! -d "$usr/lib/wasm32-wasi" ]; then
+			check_sha "$WASI_LIBC_DEB" "$WASI_LIBC_DEB_SHA256"
+			dpkg -x "$WASI_LIBC_DEB" "$WORK/wasi-libc-2024"
+		fi
+	fi
+	mkdir -p "$s/lib"
+	ln -sfn "$usr/include/wasm32-wasi" "$s/include"
+	ln -sfn "$usr/lib/wasm32-wasi" "$s/lib/wasm32-wasi"
 }
 
 # unpack TARBALL DIR: a fresh source tree.
@@ -94,10 +114,11 @@ build_native313() {
 	n make install >install.log 2>&1 || { tail -30 install.log; exit 1; }
 }
 
-# build_wasm VER TARBALL BUILDPY: $WORK/wasm-VER/python.wasm and its
+# build_wasm VER TARBALL BUILDPY LIBC: $WORK/wasm-VER/python.wasm and its
 # standard library in $WORK/wasm-VER/inst/usr/local/lib/pythonVER.
 build_wasm() {
-	local ver=$1 tarball=$2 buildpy=$3 d=$WORK/wasm-$1
+	local ver=$1 tarball=$2 buildpy=$3 d=$WORK/wasm-$1 sr=$WORK/sysroot-$4
+	sysroot "$4"
 	[ -f "$d/python.wasm" ] && [ -d "$d/inst/usr/local/lib/python$ver" ] && return
 	log "CPython $ver for wasm32-wasi"
 	unpack "$tarball" "$d/src"
@@ -107,8 +128,8 @@ build_wasm() {
 	ac_cv_func_clock_nanosleep=no ac_cv_lib_rt_clock_nanosleep=no \
 	ax_cv_c_float_words_bigendian=no \
 	CC="$CLANG" CPP="$CLANG -E" AR=llvm-ar-19 RANLIB=llvm-ranlib-19 READELF=true \
-	CFLAGS="$WASM_CFLAGS -Wno-error=int-conversion -Wno-int-conversion" \
-	LDFLAGS="$WASM_LDFLAGS" \
+	CFLAGS="$WASM_CFLAGS --sysroot=$sr -Wno-error=int-conversion -Wno-int-conversion" \
+	LDFLAGS="$WASM_LDFLAGS --sysroot=$sr" \
 		n ../../configure \
 		--host=wasm32-unknown-wasi --build=x86_64-pc-linux-gnu \
 		--with-build-python="$buildpy" \
@@ -120,9 +141,18 @@ build_wasm() {
 	# build-runtime.sh does, so both builds link with the same ones.
 	sed -i -e 's/-z stack-size=524288//' -e 's/-z stack-size=8388608 -Wl,--stack-first -Wl,--initial-memory=20971520//' \
 		-e 's/-Wl,--initial-memory=10485760//' Makefile.pre Makefile
+	# configure takes the platform triplet from the preprocessor (CPP, which
+	# has no --target here, as in build-runtime.sh): x86_64-linux-gnu. 3.13
+	# then turns on the perf trampoline, x86-64 assembly that clang cannot
+	# assemble for wasm32 (Python/asm_trampoline.o); 3.11 has none.
+	perl -0pi -e 's| \\\n\t\tPython/asm_trampoline.o\n|\n|' Makefile.pre Makefile
+	sed -i -e 's|^#define PY_HAVE_PERF_TRAMPOLINE 1|/* #undef PY_HAVE_PERF_TRAMPOLINE */|' pyconfig.h
 	n make -j"$JOBS" >"$d/make.log" 2>&1 || { tail -40 "$d/make.log"; exit 1; }
 	rm -rf "$d/inst"
-	n make install DESTDIR="$d/inst" >"$d/install.log" 2>&1 || { tail -40 "$d/install.log"; exit 1; }
+	# -o python.wasm: install would otherwise relink it (getbuildinfo.o is
+	# remade), another LTO link of 10 minutes on a busy machine.
+	n make install DESTDIR="$d/inst" -o python.wasm -o Modules/getbuildinfo.o >"$d/install.log" 2>&1 ||
+		{ tail -40 "$d/install.log"; exit 1; }
 	cp python.wasm "$d/python.wasm"
 }
 
@@ -130,10 +160,9 @@ build() {
 	mkdir -p "$WORK/empty-pkgconfig"
 	check_sha "$PY311_ORIG" "$PY311_SHA256"
 	check_sha "$PY313_ORIG" "$PY313_SHA256"
-	sysroot
 	build_native313
-	build_wasm 3.11 "$PY311_ORIG" /usr/bin/python3.11
-	build_wasm 3.13 "$PY313_ORIG" "$BUILD_PY313"
+	build_wasm 3.11 "$PY311_ORIG" /usr/bin/python3.11 "$LIBC311"
+	build_wasm 3.13 "$PY313_ORIG" "$BUILD_PY313" "$LIBC313"
 	log "runner"
 	(cd "$ROOT" && go build -o "$WORK/newpy-run" ./scripts/bench/newpy)
 }
@@ -233,8 +262,8 @@ run_all() {
 
 case ${1:-all} in
 build) build ;;
-wasm311) mkdir -p "$WORK/empty-pkgconfig"; sysroot; build_wasm 3.11 "$PY311_ORIG" /usr/bin/python3.11 ;;
-wasm313) mkdir -p "$WORK/empty-pkgconfig"; sysroot; build_native313; build_wasm 3.13 "$PY313_ORIG" "$BUILD_PY313" ;;
+wasm311) mkdir -p "$WORK/empty-pkgconfig"; build_wasm 3.11 "$PY311_ORIG" /usr/bin/python3.11 "$LIBC311" ;;
+wasm313) mkdir -p "$WORK/empty-pkgconfig"; build_native313; build_wasm 3.13 "$PY313_ORIG" "$BUILD_PY313" "$LIBC313" ;;
 run) run_all ;;
 all) build && run_all ;;
 *) echo "usage: newpy.sh [build|wasm311|wasm313|run|all]" >&2; exit 2 ;;
