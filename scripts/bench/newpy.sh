@@ -68,6 +68,9 @@ CLANG=clang-19
 # LIBC311/LIBC313 pick the libc of each build: 2022 (the system's) or 2024.
 WASI_LIBC_DEB=${WASI_LIBC_DEB:-/tmp/py313-apt/deb/wasi-libc_0.0~git20241209.574b88d-2_all.deb}
 WASI_LIBC_DEB_SHA256=b7716260051d289248b7667f81fa2792c125d888ff51da3fa09c6272cc0bd11d
+# Known problem: 3.11 on the 2024 libc finds dlopen, and its `make install`
+# stops at sharedinstall (no xxlimited .so) after the standard library is
+# installed; python.wasm was then copied from the build folder by hand.
 LIBC311=${LIBC311:-2022}
 LIBC313=${LIBC313:-2024}
 # As build-runtime.sh: WASM_CFLAGS with CPython's -O2 -flto (--sysroot
