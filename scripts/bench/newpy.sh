@@ -8,7 +8,8 @@
 #   ROUNDS=3 SIDES="native wz311 wz313" bash scripts/bench/newpy.sh run
 #
 # It fetches nothing: the two source tarballs must be on disk (PY311_ORIG,
-# PY313_ORIG; sha256 pinned below) and the pyperformance sdist in TOOLS, where
+# default build/src of the checkout, where build-runtime.sh puts it;
+# PY313_ORIG and WASI_LIBC_DEB, default $WORK/src; sha256 pinned below) and the pyperformance sdist in TOOLS, where
 # pyperf.sh keeps it. Where they come from:
 #   - 3.11.2: the orig tarball of Debian bookworm's python3.11 source package,
 #     the one scripts/build-runtime.sh builds (`apt-get source --download-only
@@ -54,9 +55,9 @@ WASMTIME_VERSION=${WASMTIME_VERSION:-50.0.1}
 PYPERFORMANCE_VERSION=1.14.0
 PYPERFORMANCE_SHA256=91f74393997b604375ad5b79bf569a24076d70181c076a53abad5383a238a8aa
 
-PY311_ORIG=${PY311_ORIG:-/work/build-bundle16/src/python3.11_3.11.2.orig.tar.gz}
+PY311_ORIG=${PY311_ORIG:-$ROOT/build/src/python3.11_3.11.2.orig.tar.gz}
 PY311_SHA256=2411c74bda5bbcfcddaf4531f66d1adc73f247f529aee981b029513aefdbf849
-PY313_ORIG=${PY313_ORIG:-/tmp/t313/python3.13_3.13.5.orig.tar.xz}
+PY313_ORIG=${PY313_ORIG:-$WORK/src/python3.13_3.13.5.orig.tar.xz}
 PY313_SHA256=93e583f243454e6e9e4588ca2c2662206ad961659863277afcdb96801647d640
 
 CLANG=clang-19
@@ -66,7 +67,7 @@ CLANG=clang-19
 # single-threaded stubs. It is unpacked (dpkg -x) into a private sysroot:
 #   apt-get download wasi-libc   # with a trixie "deb" line, in a private apt dir
 # LIBC311/LIBC313 pick the libc of each build: 2022 (the system's) or 2024.
-WASI_LIBC_DEB=${WASI_LIBC_DEB:-/tmp/py313-apt/deb/wasi-libc_0.0~git20241209.574b88d-2_all.deb}
+WASI_LIBC_DEB=${WASI_LIBC_DEB:-$WORK/src/wasi-libc_0.0~git20241209.574b88d-2_all.deb}
 WASI_LIBC_DEB_SHA256=b7716260051d289248b7667f81fa2792c125d888ff51da3fa09c6272cc0bd11d
 # Known problem: 3.11 on the 2024 libc finds dlopen, and its `make install`
 # stops at sharedinstall (no xxlimited .so) after the standard library is
