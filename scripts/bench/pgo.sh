@@ -40,7 +40,9 @@
 # fetched with `apt-get source --download-only` if absent), PYBOX (a pybox
 # binary; built from this checkout if unset), ROUNDS (3), BENCHES, NICE
 # (19 for builds), GEN (the instrumented variant train runs: gen, or
-# release-gen), RELEASE_BUILD (release-gen's build folder).
+# release-gen), RELEASE_BUILD (release-gen's build folder), GEN_EXTRA (more
+# flags for gen's instrumented build, e.g. "-mllvm -enable-value-profiling"
+# to profile indirect-call targets too).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PGO_DIR=${PGO_DIR:-$ROOT/build/pgo}
@@ -104,7 +106,7 @@ stage_gen() {
   # LIBS: configure's link tests and python.wasm need the runtime (every
   # instrumented object refers to it); the "pgo" package is the _pgo module
   # (scripts/build-pgo.sh).
-  build gen "-O2 -flto -fprofile-instr-generate" PACKAGES=pgo PGO_RT="$RT" LIBS="$RT"
+  build gen "-O2 -flto -fprofile-instr-generate${GEN_EXTRA:+ $GEN_EXTRA}" PACKAGES=pgo PGO_RT="$RT" LIBS="$RT"
 }
 
 # release-gen: the instrumented build of the release bundle, with every

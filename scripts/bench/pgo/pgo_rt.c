@@ -54,3 +54,20 @@ int pybox_pgo_write(const char *path) {
 /* pybox_pgo_reset zeroes the counters (e.g. after start-up, to train on a
  * workload alone). */
 void pybox_pgo_reset(void) { __llvm_profile_reset_counters(); }
+
+/* The two atomic helpers of compiler-rt's InstrProfilingUtil.c, which is left
+ * out with the file layer: value profiling (-mllvm -enable-value-profiling)
+ * calls them to allocate its value nodes. The guest runs one thread, so a
+ * plain compare-and-swap and add are exact. */
+unsigned lprofBoolCmpXchg(void **Ptr, void *OldV, void *NewV) {
+  if (*Ptr != OldV)
+    return 0;
+  *Ptr = NewV;
+  return 1;
+}
+
+void *lprofPtrFetchAdd(void **Mem, long ByteIncr) {
+  char *Old = (char *)*Mem;
+  *Mem = Old + ByteIncr;
+  return Old;
+}
