@@ -41,7 +41,7 @@
 # binary; built from this checkout if unset), ROUNDS (3), BENCHES, NICE
 # (19 for builds), GEN (the instrumented variant train runs: gen, or
 # release-gen), RELEASE_BUILD (release-gen's build folder), GEN_EXTRA (more
-# flags for gen's instrumented build, e.g. "-mllvm -enable-value-profiling"
+# flags for the instrumented builds, gen and release-gen, e.g. "-mllvm -enable-value-profiling"
 # to profile indirect-call targets too).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -50,6 +50,8 @@ SRC=${SRC:-$ROOT/build/src}
 LLVM_ORIG=${LLVM_ORIG:-$SRC/llvm-toolchain-19_19.1.7.orig.tar.xz}
 NICE=${NICE:-19}
 RT=$PGO_DIR/rt/libpgort.a
+# The instrumented builds' CPython flags (gen and release-gen alike).
+GEN_CFLAGS="-O2 -flto -fprofile-instr-generate${GEN_EXTRA:+ $GEN_EXTRA}"
 mkdir -p "$PGO_DIR"
 
 # build NAME PY_OPT_CFLAGS [env...]: a bundle without packages in $PGO_DIR/NAME.
@@ -106,7 +108,7 @@ stage_gen() {
   # LIBS: configure's link tests and python.wasm need the runtime (every
   # instrumented object refers to it); the "pgo" package is the _pgo module
   # (scripts/build-pgo.sh).
-  build gen "-O2 -flto -fprofile-instr-generate${GEN_EXTRA:+ $GEN_EXTRA}" PACKAGES=pgo PGO_RT="$RT" LIBS="$RT"
+  build gen "$GEN_CFLAGS" PACKAGES=pgo PGO_RT="$RT" LIBS="$RT"
 }
 
 # release-gen: the instrumented build of the release bundle, with every
@@ -123,7 +125,7 @@ stage_release_gen() {
   mkdir -p "$dir"
   echo "== release-gen in $build: PACKAGES=$pkgs pgo"
   local t0=$SECONDS
-  env PACKAGES="$pkgs pgo" PACKAGES_PREBUILT=1 PGO_PROFILE="" PY_OPT_CFLAGS="-O2 -flto -fprofile-instr-generate${G:+ $G}" \
+  env PACKAGES="$pkgs pgo" PACKAGES_PREBUILT=1 PGO_PROFILE="" PY_OPT_CFLAGS="$GEN_CFLAGS${G:+ $G}" \
     PGO_RT="$RT" LIBS="$RT" PYBOX_BUILD_DIR="$build" PYBOX_ASSETS_DIR="$dir" \
     nice -n "$NICE" bash "$ROOT/scripts/build-runtime.sh" cpython package \
     > "$dir/build.log" 2>&1 || { tail -30 "$dir/build.log"; echo "release-gen failed: see $dir/build.log" >&2; exit 1; }
@@ -190,8 +192,8 @@ stage_use() {
   local set=${1:?use SET}
   local prof=$PGO_DIR/$set.profdata
   [ -f "$prof" ] || { echo "no $prof: run pgo.sh train $set" >&2; exit 1; }
-  # Functions the training never ran, and code that changed since, only
-  # warn; the warnings are counted in the log.
+  # Functions the training never ran, and code that changed since, are
+  # compiled without profile data (build-runtime.sh silences the warnings).
   build "use-$set" "-O2 -flto" PACKAGES="" PGO_PROFILE="$prof"
 }
 
