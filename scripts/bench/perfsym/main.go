@@ -34,6 +34,7 @@ func main() {
 	wasmPath := flag.String("wasm", "", "unstripped python.wasm (for function names)")
 	entryPath := flag.String("entry", "", "wazero compilation cache entry the profile ran from")
 	top := flag.Int("top", 40, "rows to print")
+	rangeOf := flag.String("range", "", "print the named function's start and end offsets in the entry file (for objdump --start-address/--stop-address) and exit")
 	flag.Parse()
 	if *wasmPath == "" || *entryPath == "" {
 		log.Fatal("perfsym: -wasm and -entry are required")
@@ -45,6 +46,14 @@ func main() {
 	codeStart, offsets, err := entryLayout(*entryPath)
 	if err != nil {
 		log.Fatalf("perfsym: %v", err)
+	}
+	if *rangeOf != "" {
+		start, end, err := functionRange(*rangeOf, codeStart, offsets, names, imported, *entryPath)
+		if err != nil {
+			log.Fatalf("perfsym: %v", err)
+		}
+		fmt.Printf("0x%x 0x%x\n", start, end)
+		return
 	}
 	dso := filepath.Base(*entryPath)
 	sums := map[string]float64{}
@@ -112,6 +121,27 @@ func guestName(off uint64, codeStart uint64, offsets []uint64, names map[uint32]
 		return n
 	}
 	return fmt.Sprintf("func[%d]", idx)
+}
+
+// functionRange finds the named function's code in the cache entry file:
+// from its offset to the next function's, or to the end of the file for
+// the last one.
+func functionRange(name string, codeStart uint64, offsets []uint64, names map[uint32]string, imported uint32, entry string) (uint64, uint64, error) {
+	for i := range offsets {
+		idx := imported + uint32(i)
+		if names[idx] != name && fmt.Sprintf("func[%d]", idx) != name {
+			continue
+		}
+		if i+1 < len(offsets) {
+			return codeStart + offsets[i], codeStart + offsets[i+1], nil
+		}
+		st, err := os.Stat(entry)
+		if err != nil {
+			return 0, 0, err
+		}
+		return codeStart + offsets[i], uint64(st.Size()), nil
+	}
+	return 0, 0, fmt.Errorf("no function named %q", name)
 }
 
 // entryLayout reads a wazevo cache entry's function offsets and where its
