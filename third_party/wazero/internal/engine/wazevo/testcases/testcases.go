@@ -3132,6 +3132,91 @@ type TestCase struct {
 	Imported, Module *wasm.Module
 }
 
+// DispatchLoopModule returns a module with one page of memory whose
+// function 0, (pc i32) -> i32, is a bytecode interpreter in the shape of
+// CPython's: a loop that loads the byte at pc, advances pc and dispatches
+// on it with a br_table, each handler ending with a branch back to the
+// loop (pybox patch 0066 copies the dispatch into each of them). The
+// opcodes act on two accumulators, a and b, both 0 at the start:
+//
+//	0: a += 1      1: a *= 3      2: a ^= pc     3: b += a
+//	4: a -= b      5: a, b = b, a 6: a = rotl(a, 13)
+//	anything else: return a + 7*b
+//
+// DispatchLoopReference computes the same in Go.
+func DispatchLoopModule() *wasm.Module {
+	const handlers = 7
+	body := []byte{wasm.OpcodeLoop, 0x40, wasm.OpcodeBlock, 0x40} // the loop, then the halt block
+	for i := 0; i < handlers; i++ {
+		body = append(body, wasm.OpcodeBlock, 0x40)
+	}
+	body = append(body,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Load8U, 0, 0, wasm.OpcodeLocalSet, 3, // op = mem[pc]
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, 0, // pc++
+		wasm.OpcodeLocalGet, 3,
+		wasm.OpcodeBrTable, handlers)
+	for i := 0; i < handlers; i++ {
+		body = append(body, byte(i))
+	}
+	body = append(body, handlers) // default: halt
+	code := [handlers][]byte{
+		{wasm.OpcodeLocalGet, 1, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, 1},
+		{wasm.OpcodeLocalGet, 1, wasm.OpcodeI32Const, 3, wasm.OpcodeI32Mul, wasm.OpcodeLocalSet, 1},
+		{wasm.OpcodeLocalGet, 1, wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Xor, wasm.OpcodeLocalSet, 1},
+		{wasm.OpcodeLocalGet, 2, wasm.OpcodeLocalGet, 1, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, 2},
+		{wasm.OpcodeLocalGet, 1, wasm.OpcodeLocalGet, 2, wasm.OpcodeI32Sub, wasm.OpcodeLocalSet, 1},
+		{
+			wasm.OpcodeLocalGet, 1, wasm.OpcodeLocalSet, 4, wasm.OpcodeLocalGet, 2, wasm.OpcodeLocalSet, 1,
+			wasm.OpcodeLocalGet, 4, wasm.OpcodeLocalSet, 2,
+		},
+		{wasm.OpcodeLocalGet, 1, wasm.OpcodeI32Const, 13, wasm.OpcodeI32Rotl, wasm.OpcodeLocalSet, 1},
+	}
+	for i, c := range code {
+		// Handler i follows the end of block i; the blocks of handlers
+		// after it and the halt block enclose it, then the loop.
+		body = append(body, wasm.OpcodeEnd)
+		body = append(body, c...)
+		body = append(body, wasm.OpcodeBr, byte(handlers-i))
+	}
+	body = append(body, wasm.OpcodeEnd, // halt
+		wasm.OpcodeLocalGet, 1, wasm.OpcodeLocalGet, 2, wasm.OpcodeI32Const, 7, wasm.OpcodeI32Mul, wasm.OpcodeI32Add,
+		wasm.OpcodeReturn,
+		wasm.OpcodeEnd, // the loop
+		wasm.OpcodeUnreachable,
+		wasm.OpcodeEnd)
+	m := SingleFunctionModule(i32_i32, body, []wasm.ValueType{i32, i32, i32, i32})
+	m.MemorySection = &wasm.Memory{Min: 1}
+	m.ExportSection = append(m.ExportSection, wasm.Export{Name: "memory", Type: wasm.ExternTypeMemory, Index: 0})
+	return m
+}
+
+// DispatchLoopReference runs DispatchLoopModule's function on mem from pc.
+func DispatchLoopReference(mem []byte, pc uint32) uint32 {
+	var a, b uint32
+	for {
+		op := mem[pc]
+		pc++
+		switch op {
+		case 0:
+			a++
+		case 1:
+			a *= 3
+		case 2:
+			a ^= pc
+		case 3:
+			b += a
+		case 4:
+			a -= b
+		case 5:
+			a, b = b, a
+		case 6:
+			a = a<<13 | a>>19
+		default:
+			return a + 7*b
+		}
+	}
+}
+
 // PhiSpillModule returns a module whose function 0, (i32) -> i32, adds i to
 // local i (i = 1..n) in a loop that exits from its header once local 0 (the
 // parameter p) has counted down to zero, then calls function 1, which does

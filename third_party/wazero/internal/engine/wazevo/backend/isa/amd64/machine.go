@@ -89,7 +89,13 @@ type (
 		jmpTableTargets [][]uint32
 		// jmpTableTargetNext is the index to the jmpTableTargets slice to be used for the next jump table.
 		jmpTableTargetsNext int
-		consts              []_const
+
+		// tailCopy holds the instructions brTableTail found to copy in
+		// place of a jump (pybox patch 0066); tailCopies counts the
+		// copies made in the function being compiled.
+		tailCopy   []*instruction
+		tailCopies int
+		consts     []_const
 
 		constSwizzleMaskConstIndex, constSqmulRoundSatIndex,
 		constI8x16SHLMaskTableIndex, constI8x16LogicalSHRMaskTableIndex,
@@ -207,6 +213,7 @@ func (m *machine) Reset() {
 
 	m.amodePool.Reset()
 	m.jmpTableTargetsNext = 0
+	m.tailCopies = 0
 	m.constSwizzleMaskConstIndex = -1
 	m.constSqmulRoundSatIndex = -1
 	m.constI8x16SHLMaskTableIndex = -1
@@ -2239,6 +2246,8 @@ func (m *machine) Encode(ctx context.Context) (err error) {
 	}
 
 	m.labelResolutionPends = m.labelResolutionPends[:0]
+	var lastSource ssa.SourceOffset
+	haveSource := false
 	for _, pos := range m.orderedSSABlockLabelPos {
 		offset := int64(len(*bufPtr))
 		pos.binaryOffset = offset
@@ -2253,12 +2262,26 @@ func (m *machine) Encode(ctx context.Context) (err error) {
 				}
 			case sourceOffsetInfo:
 				m.c.AddSourceOffsetInfo(offset, cur.sourceOffsetInfo())
+				lastSource, haveSource = cur.sourceOffsetInfo(), true
 			}
 
 			if cur.kind == jmp && m.jumpsToNext(cur) {
 				// pybox patch 0024: nothing is emitted between the jump and
 				// its target, so the jump is left out.
 				continue
+			}
+			if cur.kind == jmp {
+				if m.brTableTail(cur) {
+					// pybox patch 0066: the jump goes to a short block that
+					// ends in a br_table's indirect jump; a copy of that
+					// block takes its place, so this path gets an indirect
+					// jump of its own (threaded dispatch).
+					m.tailCopies++
+					if m.encodeTailCopy() && haveSource {
+						m.c.AddSourceOffsetInfo(int64(len(*bufPtr)), lastSource)
+					}
+					continue
+				}
 			}
 			needLabelResolution := cur.encode(m.c)
 			if needLabelResolution {
@@ -2314,6 +2337,117 @@ func (m *machine) Encode(ctx context.Context) (err error) {
 		}
 	}
 	return
+}
+
+// brTableTailMaxInstrs bounds the instructions (labels and source
+// markers not counted) that brTableTail copies.
+const brTableTailMaxInstrs = 16
+
+// brTableTail reports whether the unconditional jump j leads, through
+// brTableTailMaxInstrs or fewer register, immediate, load and conditional
+// branch instructions, to a br_table's indirect jump (pybox patch 0066). It
+// follows the code as it will run: across the end of a block into the next
+// one laid out, and through jumps (to labels) on the way. If so, it leaves
+// the instructions to copy, the indirect jump last, in m.tailCopy.
+//
+// Blocks with stores are left alone: copying them (SRE's matcher stores
+// the next code pointer and runs its loop guard in its dispatch) measured
+// no better than leaving them, for twice the code.
+//
+// Such code is a switch's dispatch: an interpreter's handlers all end with
+// a jump to it (CPython's _PyEval_EvalFrameDefault, SRE's matcher). Machine
+// code for a native build of the same C gives each handler an indirect
+// jump of its own (computed goto, or tail duplication of the switch),
+// which the CPU predicts per handler; WebAssembly's structured control flow
+// cannot express that, so the engine does it. The copy is made after
+// register allocation, so it is exact: every path into the block reaches
+// it with the same registers and stack slots, and the copies' table loads
+// all read the one jump table the block emits.
+func (m *machine) brTableTail(j *instruction) bool {
+	m.tailCopy = m.tailCopy[:0]
+	n, hops := 0, 0
+	var tableLabel label
+	haveLea := false
+	for cur := j; ; {
+		if cur.kind == jmp && cur.op1.kind == operandKindLabel {
+			if hops++; hops > 4 {
+				return false
+			}
+			pos := m.labelPositionPool.Get(int(cur.op1.label()))
+			if pos == nil || pos.begin == nil {
+				return false
+			}
+			cur = pos.begin
+			continue
+		}
+		switch cur.kind {
+		case nop0:
+		case sourceOffsetInfo:
+			m.tailCopy = append(m.tailCopy, cur)
+		case lea:
+			if cur.op1.kind != operandKindLabel || haveLea {
+				return false
+			}
+			tableLabel, haveLea = cur.op1.label(), true
+			m.tailCopy = append(m.tailCopy, cur)
+			n++
+		case imm, aluRmiR, movRR, movzxRmR, movsxRmR, mov64MR, shiftR, cmpRmiR, cmove:
+			m.tailCopy = append(m.tailCopy, cur)
+			n++
+		case jmpIf:
+			// A bounds check's or a loop guard's branch to its exit: the
+			// copy branches to the same label in the same state.
+			if cur.op1.kind != operandKindLabel {
+				return false
+			}
+			m.tailCopy = append(m.tailCopy, cur)
+			n++
+		case jmp:
+			if cur.op1.kind != operandKindReg {
+				return false
+			}
+			// lowerBrTable's layout: the jump, the table's label, the
+			// table. The only address the code takes is the table's: a
+			// copy taking the address of its own code (an exit
+			// sequence's) would get the original's.
+			l := cur.next
+			if l == nil || l.kind != nop0 || l.next == nil || l.next.kind != jmpTableIsland ||
+				!haveLea || tableLabel != l.nop0Label() {
+				return false
+			}
+			m.tailCopy = append(m.tailCopy, cur)
+			return true
+		default:
+			return false
+		}
+		if n > brTableTailMaxInstrs || cur.next == nil {
+			return false
+		}
+		cur = cur.next
+	}
+}
+
+// encodeTailCopy encodes m.tailCopy (brTableTail's instructions) at the
+// current offset. Labels keep the positions of the original, so the copy's
+// lea addresses the original's jump table, whose entries are relative to
+// the table itself. It reports whether the copy recorded a source offset,
+// which the caller then sets back.
+func (m *machine) encodeTailCopy() (sourceSet bool) {
+	bufPtr := m.c.BufPtr()
+	for _, cur := range m.tailCopy {
+		offset := int64(len(*bufPtr))
+		if cur.kind == sourceOffsetInfo {
+			m.c.AddSourceOffsetInfo(offset, cur.sourceOffsetInfo())
+			sourceSet = true
+			continue
+		}
+		if cur.encode(m.c) {
+			m.labelResolutionPends = append(m.labelResolutionPends,
+				labelResolutionPend{instr: cur, instrOffset: offset, imm32Offset: int64(len(*bufPtr)) - 4},
+			)
+		}
+	}
+	return sourceSet
 }
 
 // jumpsToNext reports whether the unconditional jump j goes to a label that
