@@ -443,9 +443,16 @@ const (
 // the eval breaker, in trip_signal's order. Safe from any goroutine while the
 // guest runs: these are plain stores to linear memory, read by the guest at
 // its next check.
+//
+// The flags are stored before the job's stop channel wakes a sleeping guest,
+// as a signal handler runs before the interrupted system call returns. The
+// other order lost the interrupt when this goroutine was descheduled between
+// the two: time.sleep returned normally, and a script that ended with it
+// finished before the flags were set (status canceled, no KeyboardInterrupt:
+// TestGracefulShutdown failed that way under the whole suite's -race load).
 func (inst *instance) interrupt(j *job) {
-	j.halt()
 	inst.tripSIGINT()
+	j.halt()
 }
 
 // tripSIGINT stores 1 into the SIGINT flags and the eval breaker.
@@ -488,12 +495,14 @@ func (inst *instance) setFlag(i int) {
 // job is woken and ended. The instance is dead afterwards.
 func (inst *instance) kill() {
 	inst.killed.Store(true)
-	inst.killOnce.Do(func() { close(inst.killCh) })
 	if inst.loopKill != nil {
 		inst.loopKill.Set(1)
 	}
 	inst.setFlag(flagKilled)
 	inst.tripSIGINT()
+	// Wake a sleeping or waiting guest last, once the flags it will check
+	// are set (see interrupt).
+	inst.killOnce.Do(func() { close(inst.killCh) })
 }
 
 // noMoreJobs tells the guest there will be no job after the current one:

@@ -258,6 +258,26 @@ func TestContextCancel(t *testing.T) {
 	}
 }
 
+// TestCancelEndingInSleep: a script whose last statement is time.sleep,
+// canceled while it sleeps, still reports KeyboardInterrupt. The host stores
+// the interrupt flags before it wakes the sleeping guest; in the other order
+// the sleep could return normally and the script end before the flags were
+// set (seen in agent/serve's TestGracefulShutdown under load).
+func TestCancelEndingInSleep(t *testing.T) {
+	for i := 0; i < 5; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(300*time.Millisecond, cancel)
+		res, err := engine.Run(ctx, runtime.Request{Code: "import time\nprint('start', flush=True)\ntime.sleep(60)\n"})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != runtime.StatusCanceled || res.Exception == nil || res.Exception.Type != "KeyboardInterrupt" {
+			t.Fatalf("run %d: status %s, exception %+v, message %q", i, res.Status, res.Exception, res.Message)
+		}
+	}
+}
+
 func TestMemoryLimit(t *testing.T) {
 	res := run(t, runtime.Request{
 		Code:   "print('start', flush=True)\nx = bytearray(300 * 1024 * 1024)\n",
