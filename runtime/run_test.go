@@ -266,8 +266,13 @@ func TestContextCancel(t *testing.T) {
 func TestCancelEndingInSleep(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		ctx, cancel := context.WithCancel(context.Background())
-		time.AfterFunc(300*time.Millisecond, cancel)
-		res, err := engine.Run(ctx, runtime.Request{Code: "import time\nprint('start', flush=True)\ntime.sleep(60)\n"})
+		// Canceled once the guest has printed, so the interrupt reaches the
+		// job's own code (in time.sleep, or just before it).
+		out := cancelOnWrite{cancel: cancel}
+		res, err := engine.Run(ctx, runtime.Request{
+			Code:   "import time\nprint('start', flush=True)\ntime.sleep(60)\n",
+			Stdout: &out,
+		})
 		cancel()
 		if err != nil {
 			t.Fatal(err)
@@ -276,6 +281,17 @@ func TestCancelEndingInSleep(t *testing.T) {
 			t.Fatalf("run %d: status %s, exception %+v, message %q", i, res.Status, res.Exception, res.Message)
 		}
 	}
+}
+
+// cancelOnWrite is a Stdout that cancels its run at the first write.
+type cancelOnWrite struct {
+	once   sync.Once
+	cancel context.CancelFunc
+}
+
+func (w *cancelOnWrite) Write(p []byte) (int, error) {
+	w.once.Do(w.cancel)
+	return len(p), nil
 }
 
 func TestMemoryLimit(t *testing.T) {
