@@ -1222,33 +1222,11 @@ func (i *instruction) encode(c backend.Compiler) (needsLabelResolution bool) {
 		c.Emit4Bytes(uint32(i.u2))
 
 	case callIndirect:
-		op := i.op1
-
-		const opcodeNum = 1
-		const opcode = 0xff
-		rex := rexInfo(0).clearW()
-		switch op.kind {
-		case operandKindReg:
-			dst := regEncodings[op.reg().RealReg()]
-			encodeRegReg(c,
-				legacyPrefixesNone,
-				opcode, opcodeNum,
-				regEnc(2),
-				dst,
-				rex,
-			)
-		case operandKindMem:
-			m := op.addressMode()
-			encodeRegMem(c,
-				legacyPrefixesNone,
-				opcode, opcodeNum,
-				regEnc(2),
-				m,
-				rex,
-			)
-		default:
-			panic("BUG: invalid operand kind")
+		if i.u1 != 0 {
+			encodeGoMemCall(c, i)
+			return
 		}
+		encodeCallIndirect(c, i.op1)
 
 	case tailCall:
 		// Encode as jmp.
@@ -1717,4 +1695,136 @@ func lower32willSignExtendTo64(x uint64) bool {
 func lower8willSignExtendTo32(x uint32) bool {
 	xs := int32(x)
 	return xs == ((xs << 24) >> 24)
+}
+
+// encodeCallIndirect encodes `call *op`, op a register or memory operand.
+func encodeCallIndirect(c backend.Compiler, op operand) {
+	const opcodeNum = 1
+	const opcode = 0xff
+	rex := rexInfo(0).clearW()
+	switch op.kind {
+	case operandKindReg:
+		dst := regEncodings[op.reg().RealReg()]
+		encodeRegReg(c,
+			legacyPrefixesNone,
+			opcode, opcodeNum,
+			regEnc(2),
+			dst,
+			rex,
+		)
+	case operandKindMem:
+		m := op.addressMode()
+		encodeRegMem(c,
+			legacyPrefixesNone,
+			opcode, opcodeNum,
+			regEnc(2),
+			m,
+			rex,
+		)
+	default:
+		panic("BUG: invalid operand kind")
+	}
+}
+
+// Kinds of Go runtime calls made by memory.copy and memory.fill, kept in
+// a callIndirect's u1 (pybox patch 0067). The call sequence itself keeps
+// the registers that wazevo's ABI has callee-saved but Go's memmove and
+// memclrNoHeapPointers may write, so that the function making the call need
+// not save them in its prologue.
+const (
+	// goMemCallSaveMove: runtime.memmove(AX=dst, BX=src, CX=n). Up to 128
+	// bytes it uses only AX, BX, CX, SI, DI and X0-X7; above, also DX,
+	// R8-R11, X8-X15 (and the upper halves of Y0-Y4, which wazevo never
+	// holds values in). The larger copies save rdx and xmm8-xmm15 around
+	// the call and zero xmm15 for Go's ABI.
+	goMemCallSaveMove = 1
+	// goMemCallSaveClr: runtime.memclrNoHeapPointers(AX=dst, BX=n), which
+	// writes only caller-saved registers but reads X15 as zero: xmm15 is
+	// saved, zeroed, and restored.
+	goMemCallSaveClr = 2
+)
+
+// encodeGoMemCall encodes a call to Go's memclrNoHeapPointers with the
+// register save it needs (memmove calls are encoded by
+// machine.encodeMemmoveCall):
+//
+//	sub $16, %rsp
+//	movdqu %xmm15, (%rsp)
+//	pxor %xmm15, %xmm15
+//	call *fn
+//	movdqu (%rsp), %xmm15
+//	add $16, %rsp
+//
+// fn never addresses the stack (it is loaded from the execution context), so
+// moving rsp around the call does not change what it reads.
+func encodeGoMemCall(c backend.Compiler, i *instruction) {
+	if i.u1 != goMemCallSaveClr {
+		panic("BUG: a Go memmove call is encoded by machine.encodeMemmoveCall")
+	}
+	checkGoMemCallTarget(i)
+	addRsp(c, -16)
+	saveXmm(c, 15, 1)
+	pxorXmm15(c)
+	encodeCallIndirect(c, i.op1)
+	restoreXmm(c, 15, 1)
+	addRsp(c, 16)
+}
+
+// checkGoMemCallTarget panics if the call target of i, a Go memmove or
+// memclr call, is addressed off rsp, which its call sequence moves.
+func checkGoMemCallTarget(i *instruction) {
+	fn := i.op1
+	if fn.kind == operandKindMem {
+		a := fn.addressMode()
+		switch a.kind() {
+		case amodeImmRBP:
+		case amodeImmReg:
+			if a.base.RealReg() != rsp {
+				return
+			}
+		case amodeRegRegShift:
+			if a.base.RealReg() != rsp && a.index.RealReg() != rsp {
+				return
+			}
+		default:
+			return
+		}
+	} else if fn.reg().RealReg() != rsp {
+		return
+	}
+	panic("BUG: Go memory call target addressed off the stack: " + i.String())
+}
+
+// saveXmm stores xmm[first, first+n) (first >= 8) to 0, 16, ...(%rsp).
+func saveXmm(c backend.Compiler, first, n int) {
+	for k := 0; k < n; k++ {
+		// movdqu %xmmN, disp8(%rsp): F3 REX.R 0F 7F /r, SIB base rsp.
+		for _, b := range [...]byte{0xf3, 0x44, 0x0f, 0x7f, 0x44 | byte(first+k-8)<<3, 0x24, byte(16 * k)} {
+			c.EmitByte(b)
+		}
+	}
+}
+
+// restoreXmm loads what saveXmm stored.
+func restoreXmm(c backend.Compiler, first, n int) {
+	for k := 0; k < n; k++ {
+		// movdqu disp8(%rsp), %xmmN: F3 REX.R 0F 6F /r.
+		for _, b := range [...]byte{0xf3, 0x44, 0x0f, 0x6f, 0x44 | byte(first+k-8)<<3, 0x24, byte(16 * k)} {
+			c.EmitByte(b)
+		}
+	}
+}
+
+// pxorXmm15 zeroes xmm15, as Go's internal ABI wants it on entry.
+func pxorXmm15(c backend.Compiler) {
+	for _, b := range [...]byte{0x66, 0x45, 0x0f, 0xef, 0xff} {
+		c.EmitByte(b)
+	}
+}
+
+// addRsp adds n (-128 <= n < 128) to rsp: add $n, %rsp, REX.W 83 /0 ib.
+func addRsp(c backend.Compiler, n int8) {
+	for _, b := range [...]byte{0x48, 0x83, 0xc4, byte(n)} {
+		c.EmitByte(b)
+	}
 }

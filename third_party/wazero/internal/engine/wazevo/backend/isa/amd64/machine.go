@@ -95,7 +95,11 @@ type (
 		// copies made in the function being compiled.
 		tailCopy   []*instruction
 		tailCopies int
-		consts     []_const
+		// memmoveStubs are the out-of-line paths of the function's
+		// memory.copy calls for more than 128 bytes (pybox patch 0067),
+		// emitted after its last block.
+		memmoveStubs []memmoveStub
+		consts       []_const
 
 		constSwizzleMaskConstIndex, constSqmulRoundSatIndex,
 		constI8x16SHLMaskTableIndex, constI8x16LogicalSHRMaskTableIndex,
@@ -214,6 +218,7 @@ func (m *machine) Reset() {
 	m.amodePool.Reset()
 	m.jmpTableTargetsNext = 0
 	m.tailCopies = 0
+	m.memmoveStubs = m.memmoveStubs[:0]
 	m.constSwizzleMaskConstIndex = -1
 	m.constSqmulRoundSatIndex = -1
 	m.constI8x16SHLMaskTableIndex = -1
@@ -1957,19 +1962,18 @@ func (m *machine) lowerCall(si *ssa.Instruction) {
 	indirectCalleePtr, directCallee, isMemmove, calleeABI, stackSlotSize := m.prepareCall(si, isDirectCall)
 
 	if isMemmove {
-		// Go's memmove *might* use all xmm0-xmm15, so we need to release them.
-		// https://github.com/golang/go/blob/go1.24.0/src/cmd/compile/abi-internal.md#architecture-specifics
-		// https://github.com/golang/go/blob/go1.24.0/src/runtime/memmove_amd64.s#L286-L301
-		for i := regalloc.RealReg(0); i < 16; i++ {
+		// Go's memmove and memclrNoHeapPointers may use the caller-saved
+		// xmm0-xmm7 (as any call may clobber them, released here for
+		// clarity). What they may do beyond the caller-saved registers
+		// (memmove: DX and xmm8-xmm15 above 128 bytes; memclr: xmm15, which
+		// Go's ABI wants zero) is undone by the call sequence itself
+		// (goMemCallSaveMove / goMemCallSaveClr below, pybox patch 0067), so
+		// a function that copies or clears memory no longer saves and
+		// restores rdx and xmm8-xmm15 in its prologue and epilogue on every
+		// call, whether it reaches the copy or not.
+		for i := regalloc.RealReg(0); i < 8; i++ {
 			m.insert(m.allocateInstr().asDefineUninitializedReg(regInfo.RealRegToVReg[xmm0+i]))
 		}
-		// Since Go 1.24 it may also use DX, which is not reserved for the function call's 3 args.
-		// https://github.com/golang/go/blob/go1.24.0/src/runtime/memmove_amd64.s#L123
-		m.insert(m.allocateInstr().asDefineUninitializedReg(regInfo.RealRegToVReg[rdx]))
-		// Go's internal ABI keeps X15 zero, and memclrNoHeapPointers (which
-		// memory.fill calls to write zeros, pybox patch 0061) stores it:
-		// compiled code uses X15 like any register, so zero it first.
-		m.insert(m.allocateInstr().asXmmRmR(sseOpcodePxor, newOperandReg(xmm15VReg), xmm15VReg))
 	}
 
 	if isDirectCall {
@@ -1978,14 +1982,21 @@ func (m *machine) lowerCall(si *ssa.Instruction) {
 	} else {
 		ptrOp := m.getOperand_Mem_Reg(m.c.ValueDefinition(indirectCalleePtr))
 		callInd := m.allocateInstr().asCallIndirect(ptrOp, calleeABI)
+		if isMemmove {
+			// memclr takes (dst, n), memmove (dst, src, n).
+			if len(calleeABI.Args) == 2 {
+				callInd.u1 = goMemCallSaveClr
+			} else {
+				callInd.u1 = goMemCallSaveMove
+			}
+		}
 		m.insert(callInd)
 	}
 
 	if isMemmove {
-		for i := regalloc.RealReg(0); i < 16; i++ {
+		for i := regalloc.RealReg(0); i < 8; i++ {
 			m.insert(m.allocateInstr().asNopUseReg(regInfo.RealRegToVReg[xmm0+i]))
 		}
-		m.insert(m.allocateInstr().asNopUseReg(regInfo.RealRegToVReg[rdx]))
 	}
 
 	m.insertReturns(si, calleeABI, stackSlotSize)
@@ -2283,6 +2294,10 @@ func (m *machine) Encode(ctx context.Context) (err error) {
 					continue
 				}
 			}
+			if cur.kind == callIndirect && cur.u1 == goMemCallSaveMove {
+				m.encodeMemmoveCall(cur)
+				continue
+			}
 			needLabelResolution := cur.encode(m.c)
 			if needLabelResolution {
 				m.labelResolutionPends = append(m.labelResolutionPends,
@@ -2297,6 +2312,8 @@ func (m *machine) Encode(ctx context.Context) (err error) {
 			wazevoapi.PerfMap.AddModuleEntry(fnIndex, offset, uint64(size), fmt.Sprintf("%s:::::%s", fn, l))
 		}
 	}
+
+	m.encodeMemmoveStubs()
 
 	for i := range m.consts {
 		offset := int64(len(*bufPtr))
@@ -4019,4 +4036,79 @@ func (m *machine) lowerVFabs(instr *ssa.Instruction) {
 	}
 
 	m.copyTo(tmp, rd)
+}
+
+// memmoveStub is the out-of-line path of one memory.copy call for more
+// than 128 bytes (pybox patch 0067): where its jump is, where it returns
+// to, and the call's target.
+type memmoveStub struct {
+	jaImm32At, done int
+	fn              operand
+}
+
+// encodeMemmoveCall encodes a call to Go's memmove (a callIndirect with
+// u1 goMemCallSaveMove) as
+//
+//	cmp $128, %rcx
+//	ja stub            (out of line, encodeMemmoveStubs)
+//	call *fn
+//	done:
+//
+// Up to 128 bytes memmove writes only AX, BX, CX, SI, DI and X0-X7, all
+// caller-saved in wazevo's ABI (they are released around the call), so the
+// common short copy costs a compare more than a plain call. Longer copies
+// may also write DX and X8-X15, which wazevo's ABI keeps callee-saved; the
+// stub saves them around the call. Before this patch every function that
+// copied memory saved and restored rdx and xmm8-xmm15 in its prologue and
+// epilogue, on every call of it.
+func (m *machine) encodeMemmoveCall(i *instruction) {
+	checkGoMemCallTarget(i)
+	c := m.c
+	// cmp $128, %rcx: REX.W 81 /7 id.
+	for _, b := range [...]byte{0x48, 0x81, 0xf9, 0x80, 0, 0, 0} {
+		c.EmitByte(b)
+	}
+	// ja rel32 to the stub.
+	c.EmitByte(0x0f)
+	c.EmitByte(0x87)
+	c.Emit4Bytes(0)
+	ja := len(c.Buf()) - 4
+	encodeCallIndirect(c, i.op1)
+	m.memmoveStubs = append(m.memmoveStubs, memmoveStub{jaImm32At: ja, done: len(c.Buf()), fn: i.op1})
+}
+
+// encodeMemmoveStubs emits the function's memmove stubs after its code:
+//
+//	stub:
+//	  push %rdx
+//	  add $-128, %rsp
+//	  movdqu %xmm8..15, 0..112(%rsp)
+//	  pxor %xmm15, %xmm15
+//	  call *fn
+//	  movdqu 0..112(%rsp), %xmm8..15
+//	  sub $-128, %rsp
+//	  pop %rdx
+//	  jmp done
+//
+// fn never addresses the stack (it is loaded from the execution context, and
+// checkGoMemCallTarget made sure), so moving rsp does not change it.
+func (m *machine) encodeMemmoveStubs() {
+	c := m.c
+	for _, s := range m.memmoveStubs {
+		buf := c.Buf()
+		binary.LittleEndian.PutUint32(buf[s.jaImm32At:], uint32(len(buf)-(s.jaImm32At+4)))
+		c.EmitByte(0x52) // push %rdx
+		addRsp(c, -128)
+		saveXmm(c, 8, 8)
+		pxorXmm15(c)
+		encodeCallIndirect(c, s.fn)
+		restoreXmm(c, 8, 8)
+		// sub $-128, %rsp: REX.W 83 /5 ib (128 does not fit an imm8).
+		for _, b := range [...]byte{0x48, 0x83, 0xec, 0x80} {
+			c.EmitByte(b)
+		}
+		c.EmitByte(0x5a) // pop %rdx
+		c.EmitByte(0xe9) // jmp rel32 to done
+		c.Emit4Bytes(uint32(int32(s.done - (len(c.Buf()) + 4))))
+	}
 }
