@@ -1,3 +1,5 @@
+//go:build linux && amd64
+
 package wazevo_test
 
 import (
@@ -8,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/internal/testing/binaryencoding"
 	"github.com/tetratelabs/wazero/internal/testing/require"
 	"github.com/tetratelabs/wazero/internal/wasm"
@@ -132,12 +135,31 @@ func goMemCallReference(si int64, sf float64) (int64, float64) {
 // directions, and fills of zero and of other bytes. On amd64 the call
 // sequence saves what Go may write beyond the caller-saved registers (pybox
 // patch 0067), instead of every function that copies saving it in its
-// prologue.
+// prologue. It runs compiled ahead of time, lazily (as pybox runs before its
+// compile finishes) and with a guarded memory (as pybox compiles).
 func TestE2E_goMemCallKeepsCalleeSaved(t *testing.T) {
-	ctx := context.Background()
+	for _, mode := range []string{"eager", "lazy", "guarded"} {
+		t.Run(mode, func(t *testing.T) {
+			ctx := context.Background()
+			callCtx := ctx
+			switch mode {
+			case "lazy":
+				ctx = experimental.WithLazyCompilation(ctx)
+			case "guarded":
+				ctx = experimental.WithGuardedMemory(ctx)
+				callCtx = experimental.WithMemoryAllocator(ctx, &guardTestMemory{reserve: guardReserve, limit: 1 << 20})
+			}
+			testGoMemCallKeepsCalleeSaved(t, ctx, callCtx)
+		})
+	}
+}
+
+func testGoMemCallKeepsCalleeSaved(t *testing.T, ctx, callCtx context.Context) {
 	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler())
 	defer r.Close(ctx)
-	inst, err := r.Instantiate(ctx, binaryencoding.EncodeModule(goMemCallModule()))
+	compiled, err := r.CompileModule(ctx, binaryencoding.EncodeModule(goMemCallModule()))
+	require.NoError(t, err)
+	inst, err := r.InstantiateModule(callCtx, compiled, wazero.NewModuleConfig())
 	require.NoError(t, err)
 	run := inst.ExportedFunction("run")
 	mem := inst.Memory()
@@ -167,7 +189,7 @@ func TestE2E_goMemCallKeepsCalleeSaved(t *testing.T) {
 					val = src
 				}
 				si, sf := rnd.Int63n(1<<40)-1<<39, rnd.NormFloat64()*1e6
-				res, err := run.Call(ctx, op, uint64(dst), uint64(val), uint64(n), uint64(si), math.Float64bits(sf))
+				res, err := run.Call(callCtx, op, uint64(dst), uint64(val), uint64(n), uint64(si), math.Float64bits(sf))
 				require.NoError(t, err)
 				wantI, wantF := goMemCallReference(si, sf)
 				require.Equal(t, uint64(wantI), res[0], "op %d n %d shift %d: i64 values", op, n, shift)
