@@ -19,10 +19,10 @@ import (
 // that neither makes it clobber a callee-saved register, which its
 // prologue would then save on every call (pybox patch 0067): the call
 // sequences save what Go may write themselves, and the copy of more than
-// 128 bytes does it in a stub after the function's code. That the
-// registers keep their values is checked by
-// TestE2E_goMemCallKeepsCalleeSaved in package wazevo. Before the patch the
-// function clobbered xmm8-xmm15 (and rdx).
+// 128 bytes does it in a stub after the function's code, for which the
+// prologue's stack check reserves room. That the registers keep their
+// values is checked by TestE2E_goMemCallKeepsCalleeSaved in package
+// wazevo. Before the patch the function clobbered xmm8-xmm15 (and rdx).
 func TestGoMemCallsLeaveCalleeSavedAlone(t *testing.T) {
 	i32 := wasm.ValueTypeI32
 	body := []byte{
@@ -62,6 +62,11 @@ func TestGoMemCallsLeaveCalleeSavedAlone(t *testing.T) {
 			t.Errorf("callee-saved %s clobbered:\n%s", regInfo.RealRegName(r.RealReg()), out)
 		}
 	}
+	// The memmove stub's saves and the call's return address fit in the
+	// stack the prologue checks for (the stack ends there: below it is
+	// other Go memory).
+	require.True(t, mach.maxRequiredStackSizeForCalls >= goMemCallStackBytes,
+		"stack reserved for calls %d < %d", mach.maxRequiredStackSizeForCalls, goMemCallStackBytes)
 	require.NoError(t, be.Finalize(context.Background()))
 	// One stub for the copy, one for the memmove in memory.fill's loop for
 	// values other than zero (the frontend decides at run time).

@@ -1742,6 +1742,12 @@ const (
 	// writes only caller-saved registers but reads X15 as zero: xmm15 is
 	// saved, zeroed, and restored.
 	goMemCallSaveClr = 2
+
+	// goMemCallStackBytes is the most stack a Go memory call sequence uses
+	// below rsp: the memmove stub's push of rdx and 128 bytes of xmm8-xmm15,
+	// then the call's return address (memclr's sequence uses 16 + 8).
+	// Go's memmove and memclr have no frame of their own.
+	goMemCallStackBytes = 8 + 128 + 8
 )
 
 // encodeGoMemCall encodes a call to Go's memclrNoHeapPointers with the

@@ -1974,6 +1974,12 @@ func (m *machine) lowerCall(si *ssa.Instruction) {
 		for i := regalloc.RealReg(0); i < 8; i++ {
 			m.insert(m.allocateInstr().asDefineUninitializedReg(regInfo.RealRegToVReg[xmm0+i]))
 		}
+		// The saves below rsp (up to goMemCallStackBytes with the return
+		// address) must fit in the stack the prologue checked for: a call
+		// otherwise reserves only its return address and RBP.
+		if need := int64(goMemCallStackBytes); m.maxRequiredStackSizeForCalls < need {
+			m.maxRequiredStackSizeForCalls = need
+		}
 	}
 
 	if isDirectCall {
