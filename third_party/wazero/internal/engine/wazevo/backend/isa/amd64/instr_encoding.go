@@ -1222,11 +1222,14 @@ func (i *instruction) encode(c backend.Compiler) (needsLabelResolution bool) {
 		c.Emit4Bytes(uint32(i.u2))
 
 	case callIndirect:
-		if i.u1 != 0 {
-			encodeGoMemCall(c, i)
-			return
+		switch i.u1 {
+		case goMemCallSaveClr:
+			encodeMemclrCall(c, i)
+		case goMemCallSaveMove:
+			panic("BUG: a Go memmove call is encoded by machine.encodeMemmoveCall")
+		default:
+			encodeCallIndirect(c, i.op1)
 		}
-		encodeCallIndirect(c, i.op1)
 
 	case tailCall:
 		// Encode as jmp.
@@ -1750,7 +1753,7 @@ const (
 	goMemCallStackBytes = 8 + 128 + 8
 )
 
-// encodeGoMemCall encodes a call to Go's memclrNoHeapPointers with the
+// encodeMemclrCall encodes a call to Go's memclrNoHeapPointers with the
 // register save it needs (memmove calls are encoded by
 // machine.encodeMemmoveCall):
 //
@@ -1763,10 +1766,7 @@ const (
 //
 // fn never addresses the stack (it is loaded from the execution context), so
 // moving rsp around the call does not change what it reads.
-func encodeGoMemCall(c backend.Compiler, i *instruction) {
-	if i.u1 != goMemCallSaveClr {
-		panic("BUG: a Go memmove call is encoded by machine.encodeMemmoveCall")
-	}
+func encodeMemclrCall(c backend.Compiler, i *instruction) {
 	checkGoMemCallTarget(i)
 	addRsp(c, -16)
 	saveXmm(c, 15, 1)
