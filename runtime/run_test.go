@@ -209,6 +209,10 @@ func TestTimeoutKeepsPartialOutput(t *testing.T) {
 		// C loops that never poll for signals: only the kill stops them.
 		{"C loop", "print('before', flush=True)\nsum(range(10 ** 15))\n", true},
 		{"C loop over an iterator", "import itertools, collections\nprint('before', flush=True)\ncollections.deque(itertools.count(), maxlen=0)\n", true},
+		// A C loop whose every step runs a short C loop (str.upper over 3
+		// characters): the loop guard counts the inner loop's visits in
+		// batches that never fill, so only the outer loop's count yields.
+		{"C loop over short C loops", "import itertools, collections\nprint('before', flush=True)\ncollections.deque(map(str.upper, itertools.repeat('abc')), maxlen=0)\n", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

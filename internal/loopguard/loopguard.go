@@ -102,9 +102,50 @@
 // few percent). python.wasm grows from 40.1 MB (inline, stripped) to 40.8
 // MB (outlined) or 43.0 MB (local).
 //
+// # Batched innermost loops
+//
+// Even outlined, the global countdown costs a load, a subtract and a store
+// of the global (through the module context, itself often reloaded from
+// the stack) in every iteration, at the loop header, where register
+// pressure is highest. In the tight loops of C libraries this is most of
+// what the guard costs: with no guard at all, pybox's regex benchmark took
+// 0.75x the time.
+//
+// Options.Batch (scripts/loopguard -countdown batched, the default there)
+// changes the innermost outlined loops, those with no loop inside them
+// (calls do not count). Each counts in an i32 local of its function, set to
+// Batch+1 when the loop is entered, decremented at the top of every
+// iteration. When it reaches zero, the loop leaves through its yield path,
+// which subtracts Batch from the global countdown, yields if that leaves it
+// at zero or below (setting it to YieldEvery), and re-enters the loop,
+// which sets the local again. The iteration is then one register decrement
+// and a branch. The global stays positive, so the loops that still
+// decrement it by one (outer loops, loops with parameters, functions with
+// handlers) reach zero as before. A spinning innermost loop takes its
+// iterations from the global exactly, Batch at a time, and so yields every
+// YieldEvery iterations (rounded up to a multiple of Batch).
+//
+// The price: a visit to a batched loop that ends before its local runs out
+// is not counted at all, so up to Batch iterations per visit go uncounted.
+// That delays the yield but cannot stop it: visits are repeated only by
+// code that counts (an enclosing loop, which counts on the global; a loop
+// in a caller, counted in its own batches or on the global; CPython's eval
+// loop, which has its own countdown) or by recursion, which the stack
+// bounds. The delay compounds along call chains: a batched loop whose short
+// visits call a function whose batched loop runs briefly hides up to Batch
+// iterations of the callee per uncounted iteration of its own, so k such
+// levels hide up to about Batch^k iterations per counted one. With pybox's
+// 16384 and 64 a spinning loop still yields every 16384 iterations, and a
+// guest spinning through one level of short loops every million or so
+// (a few milliseconds). Tail calls (return_call) can repeat a function
+// without a loop or a stack; a cycle of them was never guarded (see
+// Limitations), and batching adds that a cycle whose functions loop
+// briefly is not counted either.
+//
 // Limitations: only loops are guarded. A guest blocked inside a host function
 // (a WASI call) stops when that call returns to a loop; unbounded recursion
-// without loops is not stopped (it ends with a stack overflow trap instead);
+// without loops is not stopped (it ends with a stack overflow trap instead,
+// except through tail calls, which reuse the frame and never overflow);
 // the trap leaves the guest's memory in whatever state it was in, so a killed
 // module instance must be discarded, not reused.
 //
@@ -192,6 +233,17 @@ type Options struct {
 	// countdown in the global (see "Outlined loops and the local countdown"
 	// in the package documentation). LocalCountdown outlines as well.
 	Outline bool
+
+	// Batch, with Outline and YieldEvery, makes every innermost outlined
+	// loop (one that contains no other loop) count down in an i32 local
+	// of its function instead of the global: the local is set to Batch
+	// when the loop is entered, decremented in each iteration, and when it
+	// runs out, the loop leaves through its yield path, which takes Batch
+	// from the global countdown (yielding if that reaches zero) and
+	// re-enters the loop. See "Batched innermost loops" in the package
+	// documentation. Zero keeps the global countdown in every loop. It
+	// cannot be combined with LocalCountdown.
+	Batch uint32
 }
 
 // Stats describes what Instrument did.
@@ -220,6 +272,9 @@ type Stats struct {
 	// wrapped so that their yield path lies outside them; each adds one
 	// loop instruction (the one that re-enters it) to the output.
 	OutlinedLoops int
+	// BatchedLoops is the number of outlined loops that count in a local
+	// and take Options.Batch iterations from the global at a time.
+	BatchedLoops int
 }
 
 // Section ids of the WebAssembly binary format.
@@ -316,6 +371,12 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 	globalName := opts.GlobalName
 	if globalName == "" {
 		globalName = DefaultGlobalName
+	}
+	if opts.Batch > 1<<31-2 {
+		return nil, st, fmt.Errorf("batch %d is too large (at most %d)", opts.Batch, 1<<31-2)
+	}
+	if opts.Batch > 0 && opts.LocalCountdown {
+		return nil, st, errors.New("Batch and LocalCountdown cannot be combined: a batched loop counts in its own local")
 	}
 	if !utf8.ValidString(globalName) {
 		return nil, st, errors.New("global name is not valid UTF-8")
@@ -688,9 +749,18 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 			if outline && !info.handlers {
 				lc := gc
 				prev = bodyStart
-				if useLocal {
-					// Declare the countdown local after the existing ones and
-					// load it from the global on entry.
+				// Walk again, now restructuring loops and renumbering
+				// labels.
+				info.points, info.loops, info.outline, info.params = info.points[:0], 0, true, paramCounts
+				info.batch, info.batched = opts.Batch > 0, 0
+				if err := walkExpr(&reader{buf: wasm, pos: localsEnd, end: br.end}, &info); err != nil {
+					return nil, st, fnErr(err)
+				}
+				info.outline, info.batch = false, false
+				var bc batchCode
+				if useLocal || info.batched > 0 {
+					// Declare the countdown local after the existing ones
+					// (with LocalCountdown, loaded from the global on entry).
 					ti := funcTypes[i]
 					if ti >= uint32(len(paramCounts)) {
 						return nil, st, fnErr(fmt.Errorf("type index %d out of range (%d types)", ti, len(paramCounts)))
@@ -702,17 +772,15 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 					body = appendU32(body, nLocals+1)
 					body = append(body, wasm[localsStart:localsEnd]...)
 					body = append(body, 0x01, 0x7f) // one i32
-					lc = localCountdown(uint32(idx), ctr, st.Global, opts.YieldEvery, memory64)
-					body = append(body, lc.load...)
+					if useLocal {
+						lc = localCountdown(uint32(idx), ctr, st.Global, opts.YieldEvery, memory64)
+						body = append(body, lc.load...)
+					} else {
+						bc = batchedCountdown(uint32(idx), ctr, st.Global, opts.YieldEvery, opts.Batch, memory64)
+					}
 					prev = localsEnd
 				}
-				// Walk again, now restructuring loops and renumbering
-				// labels.
-				info.points, info.loops, info.outline, info.params = info.points[:0], 0, true, paramCounts
-				if err := walkExpr(&reader{buf: wasm, pos: localsEnd, end: br.end}, &info); err != nil {
-					return nil, st, fnErr(err)
-				}
-				info.outline = false
+				st.BatchedLoops += info.batched
 				lastLoad := -1
 				for _, p := range info.points {
 					body = append(body, wasm[prev:p.at]...)
@@ -723,13 +791,25 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 					case pointWrap:
 						body = append(body, 0x02) // block with the loop's type
 						body = append(body, wasm[p.at+1:p.end]...)
-						body = append(body, 0x03, 0x40, 0x02, 0x40) // loop, block
+						body = append(body, 0x03, 0x40) // loop
+						if p.val != 0 {
+							body = append(body, bc.init...)
+						}
+						body = append(body, 0x02, 0x40) // block
 					case pointOutLoop:
-						body = append(body, lc.outCheck...)
+						if p.val != 0 {
+							body = append(body, bc.outCheck...)
+						} else {
+							body = append(body, lc.outCheck...)
+						}
 					case pointTail:
 						st.OutlinedLoops++
-						body = append(body, lc.tail...)
-						if p.val != 0 {
+						if p.val&tailBatched != 0 {
+							body = append(body, bc.tail...)
+						} else {
+							body = append(body, lc.tail...)
+						}
+						if p.val&tailResults != 0 {
 							body = append(body, 0x00) // unreachable: the outer loop only branches
 						}
 						body = append(body, 0x0b)
@@ -1056,6 +1136,81 @@ func yieldTail(set byte, idx, kill, yieldEvery uint32, memory64 bool) []byte {
 	return append(c, 0x0c, 0x00, 0x0b)    // br 0 ($outer), end ($outer)
 }
 
+// batchCode holds the sequences of a batched innermost loop (Options.Batch).
+type batchCode struct {
+	init     []byte // in $outer, before $yield: local.set $c to the batch
+	outCheck []byte // the check at the start of the loop body
+	tail     []byte // after the loop's end, up to the end of $outer
+}
+
+// batchedCountdown returns the sequences for the batched loops of a function
+// whose count local has index loc. Around the loop (compare outlinedLoop):
+//
+//	block $exit (type of the loop)
+//	  loop $outer
+//	    i32.const batch+1
+//	    local.set $c
+//	    block $yield
+//	      loop $l (type of the loop)
+//	        local.get $c
+//	        i32.const 1
+//	        i32.sub
+//	        local.tee $c
+//	        i32.eqz
+//	        br_if $yield
+//	        ...the body...
+//	      end
+//	      br $exit
+//	    end
+//	    global.get $countdown
+//	    i32.const batch
+//	    i32.sub
+//	    global.set $countdown
+//	    global.get $countdown
+//	    i32.const 0
+//	    i32.le_s
+//	    if
+//	      i32.const yieldEvery
+//	      global.set $countdown
+//	      yield and kill check as in checkSequence
+//	    end
+//	    br $outer
+//	  end
+//	end
+//
+// The global stays positive, so loops that decrement it by one still reach
+// zero.
+func batchedCountdown(loc, ctr, kill, yieldEvery, batch uint32, memory64 bool) batchCode {
+	var bc batchCode
+	// batch+1: the check that runs out leaves before the body and
+	// re-entering repeats it, so each batch runs batch bodies.
+	bc.init = appendS32([]byte{0x41}, int32(batch)+1) // i32.const
+	bc.init = append(bc.init, 0x21)                   // local.set
+	bc.init = appendU32(bc.init, loc)
+	c := appendU32([]byte{0x20}, loc)
+	c = append(c, 0x41, 0x01, 0x6b, 0x22) // i32.const 1, i32.sub, local.tee
+	c = appendU32(c, loc)
+	bc.outCheck = append(c, 0x45, 0x0d, 0x01) // i32.eqz, br_if 1 ($yield)
+	c = []byte{0x0c, 0x02, 0x0b, 0x23}        // br 2 ($exit), end ($yield), global.get
+	c = appendU32(c, ctr)
+	c = append(c, 0x41) // i32.const
+	c = appendS32(c, int32(batch))
+	c = append(c, 0x6b, 0x24) // i32.sub, global.set
+	c = appendU32(c, ctr)
+	c = append(c, 0x23) // global.get
+	c = appendU32(c, ctr)
+	c = append(c, 0x41, 0x00, 0x4c, 0x04, 0x40, 0x41) // i32.const 0, i32.le_s, if (empty), i32.const
+	c = appendS32(c, int32(yieldEvery))
+	c = append(c, 0x24) // global.set
+	c = appendU32(c, ctr)
+	c = appendYield(c, memory64)
+	c = append(c, 0x23) // global.get $kill
+	c = appendU32(c, kill)
+	c = append(c, 0x04, 0x40, 0x00, 0x0b, 0x0b) // if unreachable end, end
+	bc.tail = append(c, 0x0c, 0x00, 0x0b)       // br 0 ($outer), end ($outer)
+	return bc
+}
+
 // parseParamCounts returns the number of parameters of each type in the type
 // section. Only function types (0x60) are understood.
 func parseParamCounts(r *reader) ([]uint32, error) {
@@ -1348,13 +1503,22 @@ type point struct {
 	at   int
 	kind uint8
 	end  int    // pointLabel: end of the immediate; pointWrap: end of the block type
-	val  uint32 // pointLabel: the new label; pointTail: 1 if the loop has results
+	val  uint32 // pointLabel: the new label; pointTail: tailResults, tailBatched; pointWrap, pointOutLoop: 1 if batched
 }
+
+// Bits of a pointTail's val.
+const (
+	tailResults = 1 << iota // the loop has results
+	tailBatched             // an innermost loop counting in a local (Options.Batch)
+)
 
 // frame is an open block during walkExpr in outlining mode.
 type frame struct {
 	extra uint32 // labels added around it (3 for an outlined loop)
 	bt    int    // outlined loop: offset of its block type
+	loop  bool   // a loop, outlined or not
+	inner bool   // a loop that contains another loop
+	wrap  int    // outlined loop: index of its pointWrap in exprInfo.points
 }
 
 // exprInfo collects what walkExpr finds in a function body.
@@ -1372,6 +1536,11 @@ type exprInfo struct {
 	outline bool
 	params  []uint32
 	frames  []frame
+	// batch (input), with outline, marks innermost outlined loops as
+	// batched (the val of their pointWrap, pointOutLoop and pointTail);
+	// batched counts them.
+	batch   bool
+	batched int
 
 	// For the call graph: direct callees (call, return_call), whether the
 	// body calls indirectly, whether it throws.
@@ -1458,14 +1627,23 @@ func walkExpr(r *reader, info *exprInfo) error {
 			depth++
 			if info != nil && err == nil {
 				info.loops++
+				if outline {
+					// The nearest enclosing loop is not innermost.
+					for j := len(info.frames) - 1; j >= 0; j-- {
+						if info.frames[j].loop {
+							info.frames[j].inner = true
+							break
+						}
+					}
+				}
 				if outline && !blockTypeHasParams(r.buf[bt:r.pos], info.params) {
+					info.frames = append(info.frames, frame{extra: 3, bt: bt, loop: true, wrap: len(info.points)})
 					info.points = append(info.points, point{at: at, kind: pointWrap, end: r.pos})
 					info.points = append(info.points, point{at: r.pos, kind: pointOutLoop})
-					info.frames = append(info.frames, frame{extra: 3, bt: bt})
 				} else {
 					info.points = append(info.points, point{at: r.pos, kind: pointLoop})
 					if outline {
-						info.frames = append(info.frames, frame{})
+						info.frames = append(info.frames, frame{loop: true})
 					}
 				}
 			}
@@ -1479,11 +1657,17 @@ func walkExpr(r *reader, info *exprInfo) error {
 				f := info.frames[len(info.frames)-1]
 				info.frames = info.frames[:len(info.frames)-1]
 				if f.extra != 0 {
-					results := uint32(0)
+					val := uint32(0)
 					if r.buf[f.bt] != 0x40 {
-						results = 1
+						val = tailResults
 					}
-					info.points = append(info.points, point{at: r.pos, kind: pointTail, val: results})
+					if info.batch && !f.inner {
+						val |= tailBatched
+						info.points[f.wrap].val = 1
+						info.points[f.wrap+1].val = 1
+						info.batched++
+					}
+					info.points = append(info.points, point{at: r.pos, kind: pointTail, val: val})
 				}
 			}
 		case immU32:

@@ -1000,6 +1000,9 @@ func TestRealPythonKill(t *testing.T) {
 			realPythonKill(t, wasm, lib, loopguard.Options{StripCustomSections: true, YieldEvery: 16384, LocalCountdown: local})
 		})
 	}
+	t.Run("Batch=64", func(t *testing.T) {
+		realPythonKill(t, wasm, lib, loopguard.Options{StripCustomSections: true, YieldEvery: 16384, Outline: true, Batch: 64})
+	})
 }
 
 func realPythonKill(t *testing.T, wasm []byte, lib string, opts loopguard.Options) {
@@ -1095,7 +1098,7 @@ func FuzzInstrument(f *testing.F) {
 				cm.Close(ctx)
 			}
 		}
-		for _, opts := range []loopguard.Options{{}, {YieldEvery: 5}, {YieldEvery: 5, LocalCountdown: true}, {YieldEvery: 5, Outline: true}} {
+		for _, opts := range []loopguard.Options{{}, {YieldEvery: 5}, {YieldEvery: 5, LocalCountdown: true}, {YieldEvery: 5, Outline: true}, {YieldEvery: 5, Outline: true, Batch: 2}} {
 			fuzzOne(t, ctx, r, data, valid, opts)
 		}
 	})
@@ -1141,7 +1144,7 @@ func TestMutations(t *testing.T) {
 					valid++
 					cm.Close(ctx)
 				}
-				for _, opts := range []loopguard.Options{{}, {YieldEvery: 5}, {YieldEvery: 5, LocalCountdown: true}, {YieldEvery: 5, Outline: true}} {
+				for _, opts := range []loopguard.Options{{}, {YieldEvery: 5}, {YieldEvery: 5, LocalCountdown: true}, {YieldEvery: 5, Outline: true}, {YieldEvery: 5, Outline: true, Batch: 2}} {
 					fuzzOne(t, ctx, r, mut, ok, opts)
 				}
 			}

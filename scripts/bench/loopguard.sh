@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # loopguard.sh — what the loop guard costs: bundles that differ only in
-# python.wasm (no guard, -countdown inline, outlined, local), interleaved
-# rounds, best per benchmark, ratios to the unguarded build.
+# python.wasm (no guard, -countdown inline, outlined, local, batched), interleaved
+# rounds, best per benchmark, ratios to the first variant (the unguarded
+# build unless VARIANTS, a subset in that order, leaves it out).
 #
 #   WASM=build/cpython/builddir/wasi/python.wasm STAGE=build/stage \
 #   CSV=/tmp/pbench/data.csv bash scripts/bench/loopguard.sh
@@ -22,7 +23,7 @@ CSV=${CSV:-}
 mkdir -p "$OUT"
 cd "$ROOT"
 go build -o "$OUT/pybox" ./cmd/pybox
-for v in none inline outlined local; do
+for v in ${VARIANTS:-none inline outlined local batched}; do
   s=$OUT/stage-$v
   rm -rf "$s" && mkdir -p "$s" && cp -a "$STAGE/." "$s/"
   if [ $v = none ]; then
@@ -57,7 +58,7 @@ PY
 log=$OUT/results.log
 : > "$log"
 for r in $(seq "$ROUNDS"); do
-  for v in none inline outlined local; do
+  for v in ${VARIANTS:-none inline outlined local batched}; do
     run() { PYBOX_BUNDLE=$OUT/rt-$v.tar.zst PYBOX_CACHE_DIR=$OUT/cache-$v "$OUT/pybox" run -q "$@"; }
     run "$OUT/np.py" | sed "s/^/$v /" >> "$log"
     if [ -n "$CSV" ]; then
@@ -75,9 +76,9 @@ for line in open(sys.argv[1]):
     v, name, x = line.split()
     if name not in order: order.append(name)
     best[v, name] = min(best[v, name], float(x))
-vs = ["none", "inline", "outlined", "local"]
-print(f"{'benchmark':12}" + "".join(f" {v:>8}" for v in vs) + "".join(f" {v + '/none':>13}" for v in vs[1:]))
+vs = [v for v in ["none", "inline", "outlined", "local", "batched"] if (v, order[0]) in best]
+print(f"{'benchmark':12}" + "".join(f" {v:>8}" for v in vs) + "".join(f" {v + '/' + vs[0]:>17}" for v in vs[1:]))
 for n in order:
     b = [best[v, n] for v in vs]
-    print(f"{n:12}" + "".join(f" {x:8.3f}" for x in b) + "".join(f" {x / b[0]:13.3f}" for x in b[1:]))
+    print(f"{n:12}" + "".join(f" {x:8.3f}" for x in b) + "".join(f" {x / b[0]:17.3f}" for x in b[1:]))
 PY

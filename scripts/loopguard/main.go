@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	go run ./scripts/loopguard -in python.wasm -out python.guarded.wasm [-skip name1,name2] [-strip] [-yield N] [-countdown outlined|local|inline] [-global pybox_loop_kill]
+//	go run ./scripts/loopguard -in python.wasm -out python.guarded.wasm [-skip name1,name2] [-strip] [-yield N] [-countdown batched|outlined|local|inline] [-batch N] [-global pybox_loop_kill]
 //
 // -yield N (default 16384) makes guarded loops leave native code every N
 // iterations so that Go's GC and scheduler can preempt a spinning guest;
@@ -12,11 +12,13 @@
 // case a garbage collection that starts while the guest spins hangs the host
 // process (see loopguard.Options.YieldEvery). Yielding needs a memory.
 //
-// -countdown outlined (the default) moves each loop's yield call out of the
-// loop; -countdown local also keeps the countdown in a local variable of each
+// -countdown outlined moves each loop's yield call out of the loop;
+// -countdown batched (the default) does the same, and innermost loops count
+// in a local, taking -batch N (default 64) iterations from the shared
+// countdown at a time; -countdown local also keeps the countdown in a local variable of each
 // instrumented function, synchronised with the shared global around calls and
 // returns; -countdown inline is the original check (see loopguard.Options
-// Outline and LocalCountdown, and scripts/bench/loopguard.sh).
+// Outline, Batch and LocalCountdown, and scripts/bench/loopguard.sh).
 package main
 
 import (
@@ -35,15 +37,20 @@ func main() {
 	strip := flag.Bool("strip", false, "drop all custom sections (name, producers, DWARF debug info) from the output")
 	global := flag.String("global", loopguard.DefaultGlobalName, "export name of the added kill-switch global")
 	yield := flag.Uint("yield", 16384, "leave native code every N loop iterations (memory.grow 0) so the Go GC/scheduler can preempt a spinning guest; 0 = off (unsafe: a GC during a spin hangs the host)")
-	countdown := flag.String("countdown", "outlined", "how loops count down to the next yield: outlined (the global, with the yield call moved out of the loop), local (outlined, and the count in a local of each function, synced with the global around calls) or inline (the global, the yield call inside the loop)")
+	countdown := flag.String("countdown", "batched", "how loops count down to the next yield: batched (outlined, and innermost loops count in a local, taking -batch iterations from the global at a time), outlined (the global, with the yield call moved out of the loop), local (outlined, and the count in a local of each function, synced with the global around calls) or inline (the global, the yield call inside the loop)")
+	batch := flag.Uint("batch", 64, "with -countdown batched: iterations an innermost loop counts in its local before it takes them from the shared countdown")
 	flag.Parse()
-	if *in == "" || *out == "" || flag.NArg() != 0 || *yield > 1<<31-1 || (*countdown != "local" && *countdown != "outlined" && *countdown != "inline") {
-		fmt.Fprintln(os.Stderr, "usage: loopguard -in IN.wasm -out OUT.wasm [-skip name1,name2] [-strip] [-yield N] [-countdown outlined|local|inline] [-global NAME]")
+	if *in == "" || *out == "" || flag.NArg() != 0 || *yield > 1<<31-1 || *batch < 1 || *batch > 1<<31-2 ||
+		(*countdown != "batched" && *countdown != "local" && *countdown != "outlined" && *countdown != "inline") {
+		fmt.Fprintln(os.Stderr, "usage: loopguard -in IN.wasm -out OUT.wasm [-skip name1,name2] [-strip] [-yield N] [-countdown batched|outlined|local|inline] [-batch N] [-global NAME]")
 		flag.PrintDefaults()
 		os.Exit(2)
 	}
 
-	opts := loopguard.Options{GlobalName: *global, StripCustomSections: *strip, YieldEvery: uint32(*yield), LocalCountdown: *countdown == "local", Outline: *countdown == "outlined"}
+	opts := loopguard.Options{GlobalName: *global, StripCustomSections: *strip, YieldEvery: uint32(*yield), LocalCountdown: *countdown == "local", Outline: *countdown == "outlined" || *countdown == "batched"}
+	if *countdown == "batched" {
+		opts.Batch = uint32(*batch)
+	}
 	for _, name := range strings.Split(*skip, ",") {
 		if name = strings.TrimSpace(name); name != "" {
 			opts.SkipFunctions = append(opts.SkipFunctions, name)
@@ -79,7 +86,7 @@ func main() {
 	fmt.Printf("table writes:           %d\n", st.TableWrites)
 	if opts.YieldEvery > 0 {
 		fmt.Printf("yield every:            %d iterations (countdown global %d)\n", opts.YieldEvery, st.Global+1)
-		fmt.Printf("countdown:              %s (%d loops outlined, %d functions keep it in a local)\n", *countdown, st.OutlinedLoops, st.LocalFunctions)
+		fmt.Printf("countdown:              %s (%d loops outlined, %d functions keep it in a local, %d loops batched by %d)\n", *countdown, st.OutlinedLoops, st.LocalFunctions, st.BatchedLoops, opts.Batch)
 	} else {
 		fmt.Fprintln(os.Stderr, "loopguard: warning: -yield 0: a GC that starts while the guest spins will hang the host (see -help)")
 	}
