@@ -946,6 +946,20 @@ func appendYield(c []byte, memory64 bool) []byte {
 	return append(c, 0x40, 0x00, 0x1a) // memory.grow 0, drop
 }
 
+// appendResetYield appends the yield itself: set the countdown (set is
+// local.set 0x21 or global.set 0x24 of idx) to reset, yield, and trap if
+// the kill switch is on.
+func appendResetYield(c []byte, set byte, idx, reset, kill uint32, memory64 bool) []byte {
+	c = append(c, 0x41) // i32.const
+	c = appendS32(c, int32(reset))
+	c = append(c, set)
+	c = appendU32(c, idx)
+	c = appendYield(c, memory64)
+	c = append(c, 0x23) // global.get $kill
+	c = appendU32(c, kill)
+	return append(c, 0x04, 0x40, 0x00, 0x0b) // if unreachable end
+}
+
 // localCode holds the sequences inserted into a function that keeps the
 // countdown in a local.
 type localCode struct {
@@ -989,15 +1003,9 @@ func localCountdown(loc, ctr, kill, yieldEvery uint32, memory64 bool) localCode 
 	c := appendU32([]byte{0x20}, loc)
 	c = append(c, 0x41, 0x01, 0x6b, 0x22) // i32.const 1, i32.sub, local.tee
 	c = appendU32(c, loc)
-	c = append(c, 0x45, 0x04, 0x40, 0x41) // i32.eqz, if (empty), i32.const
-	c = appendS32(c, int32(yieldEvery))
-	c = append(c, 0x21) // local.set
-	c = appendU32(c, loc)
-	c = appendYield(c, memory64)
-	c = append(c, 0x23) // global.get $kill
-	c = appendU32(c, kill)
-	c = append(c, 0x04, 0x40, 0x00, 0x0b, 0x0b) // if unreachable end, end
-	lc.check = c
+	c = append(c, 0x45, 0x04, 0x40) // i32.eqz, if (empty)
+	c = appendResetYield(c, 0x21, loc, yieldEvery, kill, memory64)
+	lc.check = append(c, 0x0b) // end
 
 	// Outlined (see outlinedLoop).
 	c = appendU32([]byte{0x20}, loc)
@@ -1125,15 +1133,9 @@ func yieldTail(set byte, idx, kill, yieldEvery uint32, memory64 bool) []byte {
 	if reset < 1<<31-1 {
 		reset++ // re-entering the loop counts once more
 	}
-	c := []byte{0x0c, 0x02, 0x0b, 0x41} // br 2 ($exit), end ($yield), i32.const
-	c = appendS32(c, int32(reset))
-	c = append(c, set)
-	c = appendU32(c, idx)
-	c = appendYield(c, memory64)
-	c = append(c, 0x23) // global.get $kill
-	c = appendU32(c, kill)
-	c = append(c, 0x04, 0x40, 0x00, 0x0b) // if unreachable end
-	return append(c, 0x0c, 0x00, 0x0b)    // br 0 ($outer), end ($outer)
+	c := []byte{0x0c, 0x02, 0x0b} // br 2 ($exit), end ($yield)
+	c = appendResetYield(c, set, idx, reset, kill, memory64)
+	return append(c, 0x0c, 0x00, 0x0b) // br 0 ($outer), end ($outer)
 }
 
 // batchCode holds the sequences of a batched innermost loop (Options.Batch).
@@ -1199,15 +1201,9 @@ func batchedCountdown(loc, ctr, kill, yieldEvery, batch uint32, memory64 bool) b
 	c = appendU32(c, ctr)
 	c = append(c, 0x23) // global.get
 	c = appendU32(c, ctr)
-	c = append(c, 0x41, 0x00, 0x4c, 0x04, 0x40, 0x41) // i32.const 0, i32.le_s, if (empty), i32.const
-	c = appendS32(c, int32(yieldEvery))
-	c = append(c, 0x24) // global.set
-	c = appendU32(c, ctr)
-	c = appendYield(c, memory64)
-	c = append(c, 0x23) // global.get $kill
-	c = appendU32(c, kill)
-	c = append(c, 0x04, 0x40, 0x00, 0x0b, 0x0b) // if unreachable end, end
-	bc.tail = append(c, 0x0c, 0x00, 0x0b)       // br 0 ($outer), end ($outer)
+	c = append(c, 0x41, 0x00, 0x4c, 0x04, 0x40) // i32.const 0, i32.le_s, if (empty)
+	c = appendResetYield(c, 0x24, ctr, yieldEvery, kill, memory64)
+	bc.tail = append(c, 0x0b, 0x0c, 0x00, 0x0b) // end, br 0 ($outer), end ($outer)
 	return bc
 }
 
