@@ -278,40 +278,35 @@ func killOne(t *testing.T, ctx context.Context, r wazero.Runtime, cm wazero.Comp
 	}
 }
 
-// TestLocalCountdownValidates checks the instrumented test modules with
-// wasm-tools when it is installed (wazero already validated them above).
-func TestLocalCountdownValidates(t *testing.T) {
+// TestCountdownsValidate checks the test modules instrumented with the
+// local, outlined and batched countdowns with wasm-tools when it is
+// installed (wazero already validated them in the other tests).
+func TestCountdownsValidate(t *testing.T) {
 	tool, err := exec.LookPath("wasm-tools")
 	if err != nil {
 		t.Skip("wasm-tools not installed")
 	}
-	mods := append(seedModules(), shapesModule())
-	for i, m := range mods {
-		out, _, err := loopguard.Instrument(m, loopguard.Options{YieldEvery: 7, LocalCountdown: true})
-		if err == nil {
-			var out2 []byte
-			if out2, _, err = loopguard.Instrument(m, loopguard.Options{YieldEvery: 7, Outline: true}); err == nil {
-				path := filepath.Join(t.TempDir(), "o.wasm")
-				if err := os.WriteFile(path, out2, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if msg, err := exec.Command(tool, "validate", "--features", "all", path).CombinedOutput(); err != nil {
-					t.Fatalf("module %d, Outline: wasm-tools validate: %v\n%s", i, err, msg)
-				}
+	modes := map[string]loopguard.Options{
+		"LocalCountdown": {YieldEvery: 7, LocalCountdown: true},
+		"Outline":        {YieldEvery: 7, Outline: true},
+		"Batch":          {YieldEvery: 7, Outline: true, Batch: 3},
+	}
+	for i, m := range append(seedModules(), shapesModule(), sumModule()) {
+		for name, opts := range modes {
+			out, _, err := loopguard.Instrument(m, opts)
+			if err != nil && strings.Contains(err.Error(), "needs a memory") {
+				continue
 			}
-		}
-		if err != nil && strings.Contains(err.Error(), "needs a memory") {
-			continue
-		}
-		if err != nil {
-			t.Fatalf("module %d: %v", i, err)
-		}
-		path := filepath.Join(t.TempDir(), "m.wasm")
-		if err := os.WriteFile(path, out, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if msg, err := exec.Command(tool, "validate", "--features", "all", path).CombinedOutput(); err != nil {
-			t.Fatalf("module %d: wasm-tools validate: %v\n%s", i, err, msg)
+			if err != nil {
+				t.Fatalf("module %d, %s: %v", i, name, err)
+			}
+			path := filepath.Join(t.TempDir(), "m.wasm")
+			if err := os.WriteFile(path, out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if msg, err := exec.Command(tool, "validate", "--features", "all", path).CombinedOutput(); err != nil {
+				t.Fatalf("module %d, %s: wasm-tools validate: %v\n%s", i, name, err, msg)
+			}
 		}
 	}
 }
