@@ -236,9 +236,10 @@ type Options struct {
 
 	// Batch, with Outline and YieldEvery, makes every innermost outlined
 	// loop (one that contains no other loop) count down in an i32 local
-	// of its function instead of the global: the local is set to Batch
-	// when the loop is entered, decremented in each iteration, and when it
-	// runs out, the loop leaves through its yield path, which takes Batch
+	// of its function instead of the global: the local is set when the
+	// loop is entered, decremented in each iteration, and when it runs out
+	// (after Batch iterations), the loop leaves through its yield path,
+	// which takes Batch
 	// from the global countdown (yielding if that reaches zero) and
 	// re-enters the loop. See "Batched innermost loops" in the package
 	// documentation. Zero keeps the global countdown in every loop. It
