@@ -95,6 +95,11 @@ type (
 		// copies made in the function being compiled.
 		tailCopy   []*instruction
 		tailCopies int
+		// cmpsDropped counts the compares with zero that Encode left out
+		// in the function being compiled because the arithmetic just
+		// before them had set the flags their branch reads (pybox patch
+		// 0068).
+		cmpsDropped int
 		// memmoveStubs are the out-of-line paths of the function's
 		// memory.copy calls for more than 128 bytes (pybox patch 0067),
 		// emitted after its last block.
@@ -218,6 +223,7 @@ func (m *machine) Reset() {
 	m.amodePool.Reset()
 	m.jmpTableTargetsNext = 0
 	m.tailCopies = 0
+	m.cmpsDropped = 0
 	m.memmoveStubs = m.memmoveStubs[:0]
 	m.constSwizzleMaskConstIndex = -1
 	m.constSqmulRoundSatIndex = -1
@@ -2268,8 +2274,24 @@ func (m *machine) Encode(ctx context.Context) (err error) {
 	for _, pos := range m.orderedSSABlockLabelPos {
 		offset := int64(len(*bufPtr))
 		pos.binaryOffset = offset
+		// flagsFrom is the last arithmetic encoded in this block whose
+		// flags still describe its destination register: only moves,
+		// loads and stores of other registers have followed it (pybox
+		// patch 0068).
+		var flagsFrom *instruction
 		for cur := pos.begin; cur != pos.end.next; cur = cur.next {
 			offset := int64(len(*bufPtr))
+
+			if cur.kind == cmpRmiR && cmpWithZeroRedundant(flagsFrom, cur, pos.end) {
+				// pybox patch 0068: the compare would set the flags its
+				// readers use to what they already are.
+				m.cmpsDropped++
+				flagsFrom = nil
+				continue
+			}
+			if flagsFrom != nil && !leavesFlagsAndReg(cur, flagsFrom.op2.reg().RealReg()) {
+				flagsFrom = nil
+			}
 
 			switch cur.kind {
 			case nop0:
@@ -2309,6 +2331,9 @@ func (m *machine) Encode(ctx context.Context) (err error) {
 				m.labelResolutionPends = append(m.labelResolutionPends,
 					labelResolutionPend{instr: cur, instrOffset: offset, imm32Offset: int64(len(*bufPtr)) - 4},
 				)
+			}
+			if setsFlagsOfResult(cur) {
+				flagsFrom = cur
 			}
 		}
 
@@ -4117,4 +4142,96 @@ func (m *machine) encodeMemmoveStubs() {
 		c.EmitByte(0xe9) // jmp rel32 to done
 		c.Emit4Bytes(uint32(int32(s.done - (len(c.Buf()) + 4))))
 	}
+}
+
+// setsFlagsOfResult reports whether i is an add, sub, and, or or xor into a
+// register: after it ZF, SF and PF describe the register's new value as a
+// compare of the register with zero would set them, and after the logical
+// three CF and OF are zero too, as after that compare (pybox patch 0068).
+func setsFlagsOfResult(i *instruction) bool {
+	if i.kind != aluRmiR || i.op2.kind != operandKindReg {
+		return false
+	}
+	switch aluRmiROpcode(i.u1) {
+	case aluRmiROpcodeAdd, aluRmiROpcodeSub, aluRmiROpcodeAnd, aluRmiROpcodeOr, aluRmiROpcodeXor:
+		return true
+	}
+	return false
+}
+
+// leavesFlagsAndReg reports whether i neither sets the flags nor writes r:
+// it is a move, load or store of another register, or emits nothing.
+func leavesFlagsAndReg(i *instruction, r regalloc.RealReg) bool {
+	switch i.kind {
+	case sourceOffsetInfo, movRM:
+		return true
+	case imm, movRR, movzxRmR, movsxRmR, mov64MR, lea:
+		return i.op2.kind == operandKindReg && i.op2.reg().RealReg() != r
+	}
+	return false
+}
+
+// cmpWithZeroRedundant reports whether cmp, a cmp $0,r or test r,r
+// encoded after prev in the same block with nothing in between that sets
+// the flags or writes r (leavesFlagsAndReg), can be left out because
+// prev, arithmetic into r of the same width (setsFlagsOfResult), already
+// set every flag that cmp's readers read. The readers are the
+// conditional jumps, setcc and cmov instructions after cmp, up to the
+// first instruction that sets the flags again, a jump or the block's end;
+// after an add or a sub they may only test ZF, SF or PF, since CF and OF
+// then hold the carry and overflow of the arithmetic, which the compare
+// would have cleared. Any instruction on the way that is not known to
+// leave the flags alone keeps the compare. Flags are never live into
+// another block: wazevo sets them in the block that reads them.
+//
+// A loop countdown (sub $1,r; cmp $0,r; je) and CPython's reference
+// counting (add $-1,r; test r,r; jne) are the common cases; in python.wasm
+// they account for most of the drops.
+func cmpWithZeroRedundant(prev, cmp, end *instruction) bool {
+	if prev == nil || !setsFlagsOfResult(prev) || prev.b1 != cmp.b1 || cmp.op2.kind != operandKindReg {
+		return false
+	}
+	r := cmp.op2.reg().RealReg()
+	if prev.op2.reg().RealReg() != r {
+		return false
+	}
+	isCmp := cmp.u1 != 0
+	switch {
+	case isCmp && cmp.op1.kind == operandKindImm32 && cmp.op1.imm32() == 0:
+	case !isCmp && cmp.op1.kind == operandKindReg && cmp.op1.reg().RealReg() == r:
+	default:
+		return false
+	}
+	logical := aluRmiROpcode(prev.u1) != aluRmiROpcodeAdd && aluRmiROpcode(prev.u1) != aluRmiROpcodeSub
+	readers := 0
+	for i := cmp.next; i != nil && i != end.next; i = i.next {
+		switch i.kind {
+		case sourceOffsetInfo, imm, movRR, movzxRmR, movsxRmR, mov64MR, movRM, lea:
+			// Moves, loads, stores and address arithmetic leave the flags alone.
+		case jmpIf, setcc, cmove:
+			if !logical && !flagsOfResult(cond(i.u1)) {
+				return false
+			}
+			readers++
+		case jmp, nop0, aluRmiR, cmpRmiR:
+			// The flags are dead past a jump or a label, and an add, sub,
+			// and, or, xor, imul, cmp or test sets them without reading them.
+			if i.kind == aluRmiR && !setsFlagsOfResult(i) && aluRmiROpcode(i.u1) != aluRmiROpcodeMul {
+				return false
+			}
+			return readers > 0
+		default:
+			return false
+		}
+	}
+	return readers > 0
+}
+
+// flagsOfResult reports whether c reads only ZF, SF or PF.
+func flagsOfResult(c cond) bool {
+	switch c {
+	case condZ, condNZ, condS, condNS, condP, condNP:
+		return true
+	}
+	return false
 }
