@@ -36,6 +36,9 @@
 #             in a venv of $NATIVE (driver: scripts/bench/pyperf/wasmtime_run.py)
 #   pyodide   the pyodide npm package on node, installed by this script
 #             (driver: scripts/bench/pyperf/pyodide_run.mjs)
+#   pyodide2  a second Pyodide release, $PYODIDE2_VERSION (default 314.0.7,
+#             CPython 3.14), installed and run the same way, so that both
+#             Pyodides are measured in the same rounds
 # A side whose runtime cannot be installed is skipped with a message. A side
 # that runs but produces no time for a benchmark stops the script (exit 1).
 #
@@ -45,7 +48,7 @@
 # OUT (keep the raw runs, "SIDE BENCH ROUND SECONDS" per line, in this file,
 # and each run's process CPU seconds in the same form in OUT.cpu),
 # NICE (nice level of the benchmark processes, 0), PYODIDE_VERSION,
-# WASMTIME_VERSION.
+# PYODIDE2_VERSION, WASMTIME_VERSION.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SHIM=$ROOT/scripts/bench/pyperf
@@ -54,6 +57,7 @@ PYPERFORMANCE_VERSION=1.14.0
 PYPERFORMANCE_SHA256=91f74393997b604375ad5b79bf569a24076d70181c076a53abad5383a238a8aa
 WASMTIME_VERSION=${WASMTIME_VERSION:-50.0.1}
 PYODIDE_VERSION=${PYODIDE_VERSION:-0.25.1} # CPython 3.11, as the other sides
+PYODIDE2_VERSION=${PYODIDE2_VERSION:-314.0.7} # CPython 3.14
 
 NATIVE=${NATIVE:-/usr/bin/python3.11}
 ROUNDS=${ROUNDS:-5}
@@ -167,23 +171,26 @@ for side in $SIDES; do
 		WT_STDLIB=$stdlib
 		have+=(wasmtime)
 		;;
-	pyodide)
+	pyodide | pyodide2)
 		if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-			say "pyodide: skipped (needs node and npm)"
+			say "$side: skipped (needs node and npm)"
 			continue
 		fi
-		PYODIDE_DIR=$TOOLS/pyodide-$PYODIDE_VERSION/node_modules/pyodide
-		if [ ! -f "$PYODIDE_DIR/pyodide.asm.wasm" ]; then
-			say "installing pyodide $PYODIDE_VERSION (npm) into $TOOLS/pyodide-$PYODIDE_VERSION"
-			if ! npm install -s --no-audit --no-fund --prefix "$TOOLS/pyodide-$PYODIDE_VERSION" \
-				"pyodide@$PYODIDE_VERSION" >&2 || [ ! -f "$PYODIDE_DIR/pyodide.asm.wasm" ]; then
-				say "pyodide: skipped (npm install pyodide@$PYODIDE_VERSION failed)"
+		version=$PYODIDE_VERSION
+		[ "$side" = pyodide ] || version=$PYODIDE2_VERSION
+		dir=$TOOLS/pyodide-$version/node_modules/pyodide
+		if [ ! -f "$dir/pyodide.asm.wasm" ]; then
+			say "installing pyodide $version (npm) into $TOOLS/pyodide-$version"
+			if ! npm install -s --no-audit --no-fund --prefix "$TOOLS/pyodide-$version" \
+				"pyodide@$version" >&2 || [ ! -f "$dir/pyodide.asm.wasm" ]; then
+				say "$side: skipped (npm install pyodide@$version failed)"
 				continue
 			fi
 		fi
-		have+=(pyodide)
+		if [ "$side" = pyodide ]; then PYODIDE_DIR=$dir; else PYODIDE2_DIR=$dir; fi
+		have+=("$side")
 		;;
-	*) die "unknown side $side (native, pybox, wasmtime, pyodide)" ;;
+	*) die "unknown side $side (native, pybox, pybox2, wasmtime, pyodide, pyodide2)" ;;
 	esac
 done
 
@@ -199,6 +206,7 @@ run() {
 	wasmtime) cmd=("$WT_PY" "$SHIM/wasmtime_run.py" --wasm "$WT_WASM" --cwasm "$WT_CWASM"
 		--stdlib "$WT_STDLIB" --bench "$BENCH" -- /bench/shim/bench.py /bench "$bench") ;;
 	pyodide) cmd=(node "$SHIM/pyodide_run.mjs" "$PYODIDE_DIR" "$BENCH" /bench/shim/bench.py /bench "$bench") ;;
+	pyodide2) cmd=(node "$SHIM/pyodide_run.mjs" "$PYODIDE2_DIR" "$BENCH" /bench/shim/bench.py /bench "$bench") ;;
 	esac
 	# The subshell's `times` gives the side's process CPU (user and system,
 	# its children included): less moved by other load than the wall time.
@@ -254,4 +262,5 @@ case " ${have[*]} " in *" pybox "*) echo "pybox:    $PYBOX ($("$PYBOX" version |
 case " ${have[*]} " in *" pybox2 "*) echo "pybox2:   $PYBOX2 ($(env "${pybox2env[@]}" "$PYBOX2" version | tr '\n' ' ')), cache ${PYBOX2_CACHE_DIR:-default}${PYBOX2_BUNDLE:+, bundle $PYBOX2_BUNDLE}" ;; esac
 case " ${have[*]} " in *" wasmtime "*) echo "wasmtime: $WASMTIME_VERSION (PyPI wasmtime, Cranelift, opt level speed) running $WT_WASM" ;; esac
 case " ${have[*]} " in *" pyodide "*) echo "pyodide:  $PYODIDE_VERSION on node $(node --version)" ;; esac
+case " ${have[*]} " in *" pyodide2 "*) echo "pyodide2: $PYODIDE2_VERSION on node $(node --version)" ;; esac
 echo "pyperformance $PYPERFORMANCE_VERSION benchmark files; $(nproc) CPUs; 1-min load average at each round's start and the end: ${loads[*]}"
