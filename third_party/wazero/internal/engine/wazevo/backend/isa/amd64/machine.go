@@ -100,6 +100,10 @@ type (
 		// before them had set the flags their branch reads (pybox patch
 		// 0068).
 		cmpsDropped int
+		// leasFused counts the register copies and adds that Encode
+		// emitted as one lea in the function being compiled (pybox patch
+		// 0069).
+		leasFused int
 		// memmoveStubs are the out-of-line paths of the function's
 		// memory.copy calls for more than 128 bytes (pybox patch 0067),
 		// emitted after its last block.
@@ -224,6 +228,7 @@ func (m *machine) Reset() {
 	m.jmpTableTargetsNext = 0
 	m.tailCopies = 0
 	m.cmpsDropped = 0
+	m.leasFused = 0
 	m.memmoveStubs = m.memmoveStubs[:0]
 	m.constSwizzleMaskConstIndex = -1
 	m.constSqmulRoundSatIndex = -1
@@ -2322,6 +2327,17 @@ func (m *machine) Encode(ctx context.Context) (err error) {
 					continue
 				}
 			}
+			if cur.kind == movRR || cur.kind == movzxRmR {
+				if a, w64, ok := m.copyAndAddAsLea(cur, pos.end); ok {
+					// pybox patch 0069: `mov %a,%b; add $k,%b` whose flags
+					// nobody reads is `lea k(%a),%b`.
+					m.encodeLea(cur.op2.reg(), a, w64)
+					m.leasFused++
+					flagsFrom = nil
+					cur = cur.next
+					continue
+				}
+			}
 			if cur.kind == callIndirect && cur.u1 == goMemCallSaveMove {
 				m.encodeMemmoveCall(cur)
 				continue
@@ -4234,4 +4250,107 @@ func flagsOfResult(c cond) bool {
 		return true
 	}
 	return false
+}
+
+// copyAndAddAsLea reports whether mov, a register copy (movq, movl), and the
+// instruction after it, an add or a sub into the copy's destination of a
+// constant or (add only) another register, can be encoded as one lea
+// computing the same value: the flags the add would set are read by
+// nobody (flagsDeadAfter), and a 64-bit add follows a 64-bit copy (a
+// 32-bit lea, like a 32-bit add, wraps and zero-extends). It returns the
+// lea's address and whether it is 64-bit (pybox patch 0069).
+//
+// Copy-then-add is how the lowering keeps an operand of a two-operand add
+// alive (`p + 8` while p is still used): in python.wasm 780 such pairs in
+// the interpreter loop alone.
+func (m *machine) copyAndAddAsLea(mov, end *instruction) (a *amode, w64 bool, ok bool) {
+	add := mov.next
+	if mov == end || add == nil || add.kind != aluRmiR || add.op2.kind != operandKindReg {
+		return nil, false, false
+	}
+	op := aluRmiROpcode(add.u1)
+	if op != aluRmiROpcodeAdd && op != aluRmiROpcodeSub {
+		return nil, false, false
+	}
+	// The copy: a register move, or a 32-bit one that zero-extends
+	// (movl), which a 32-bit add may follow.
+	w64copy := mov.b1
+	switch mov.kind {
+	case movRR:
+	case movzxRmR:
+		if extMode(mov.u1) != extModeLQ || mov.op1.kind != operandKindReg {
+			return nil, false, false
+		}
+		w64copy = false
+	default:
+		return nil, false, false
+	}
+	src, dst := mov.op1.reg(), mov.op2.reg()
+	if add.op2.reg().RealReg() != dst.RealReg() || src.RealReg() == dst.RealReg() || (add.b1 && !w64copy) {
+		return nil, false, false
+	}
+	switch add.op1.kind {
+	case operandKindImm32:
+		k := int32(add.op1.imm32())
+		if op == aluRmiROpcodeSub {
+			if k == math.MinInt32 {
+				return nil, false, false
+			}
+			k = -k
+		}
+		a = m.newAmodeImmReg(uint32(k), src)
+	case operandKindReg:
+		other := add.op1.reg()
+		if op != aluRmiROpcodeAdd || other.RealReg() == dst.RealReg() {
+			return nil, false, false
+		}
+		base, index := src, other
+		if index.RealReg() == rsp { // rsp cannot be an index
+			base, index = index, base
+		}
+		if index.RealReg() == rsp {
+			return nil, false, false
+		}
+		a = m.newAmodeRegRegShift(0, base, index, 0)
+	default:
+		return nil, false, false
+	}
+	if !flagsDeadAfter(add, end) {
+		return nil, false, false
+	}
+	return a, add.b1, true
+}
+
+// flagsDeadAfter reports whether no instruction reads the flags that add
+// sets, before they are set again, a jump, a label, a return or the end of
+// the block (wazevo never carries flags into another block). A compare
+// with zero that cmpWithZeroRedundant would leave out in favour of add's
+// flags counts as a reader, so the two patches do not undo each other.
+// Any instruction not known to leave the flags alone counts as a reader
+// too.
+func flagsDeadAfter(add, end *instruction) bool {
+	r := add.op2.reg().RealReg()
+	untouched := true // only leavesFlagsAndReg instructions since add
+	for i := add.next; i != nil && i != end.next; i = i.next {
+		switch i.kind {
+		case sourceOffsetInfo, imm, movRR, movzxRmR, movsxRmR, mov64MR, movRM, lea:
+			untouched = untouched && leavesFlagsAndReg(i, r)
+		case cmpRmiR:
+			return !(untouched && cmpWithZeroRedundant(add, i, end))
+		case aluRmiR, jmp, nop0, ret:
+			return true
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// encodeLea emits `lea a, dst`, 64-bit or 32-bit.
+func (m *machine) encodeLea(dst regalloc.VReg, a *amode, w64 bool) {
+	rex := rexInfo(0)
+	if w64 {
+		rex = rex.setW()
+	}
+	encodeRegMem(m.c, legacyPrefixesNone, 0x8d, 1, regEncodings[dst.RealReg()], a, rex)
 }
