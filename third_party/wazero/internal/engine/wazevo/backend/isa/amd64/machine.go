@@ -4175,16 +4175,30 @@ func setsFlagsOfResult(i *instruction) bool {
 	return false
 }
 
+// leavesFlags reports whether i neither reads nor sets the flags: a move,
+// constant, load, store or lea, or a marker that emits nothing. The three
+// flag peepholes (cmpWithZeroRedundant, leavesFlagsAndReg, flagsDeadAfter)
+// look past exactly these.
+func leavesFlags(i *instruction) bool {
+	switch i.kind {
+	case sourceOffsetInfo, imm, movRR, movzxRmR, movsxRmR, mov64MR, movRM, lea:
+		return true
+	}
+	return false
+}
+
 // leavesFlagsAndReg reports whether i neither sets the flags nor writes r:
-// it is a move, load or store of another register, or emits nothing.
+// it leaves the flags alone (leavesFlags) and is a store, emits nothing,
+// or writes a register other than r.
 func leavesFlagsAndReg(i *instruction, r regalloc.RealReg) bool {
+	if !leavesFlags(i) {
+		return false
+	}
 	switch i.kind {
 	case sourceOffsetInfo, movRM:
 		return true
-	case imm, movRR, movzxRmR, movsxRmR, mov64MR, lea:
-		return i.op2.kind == operandKindReg && i.op2.reg().RealReg() != r
 	}
-	return false
+	return i.op2.kind == operandKindReg && i.op2.reg().RealReg() != r
 }
 
 // cmpWithZeroRedundant reports whether cmp, a cmp $0,r or test r,r
@@ -4221,9 +4235,10 @@ func cmpWithZeroRedundant(prev, cmp, end *instruction) bool {
 	logical := aluRmiROpcode(prev.u1) != aluRmiROpcodeAdd && aluRmiROpcode(prev.u1) != aluRmiROpcodeSub
 	readers := 0
 	for i := cmp.next; i != nil && i != end.next; i = i.next {
+		if leavesFlags(i) {
+			continue
+		}
 		switch i.kind {
-		case sourceOffsetInfo, imm, movRR, movzxRmR, movsxRmR, mov64MR, movRM, lea:
-			// Moves, loads, stores and address arithmetic leave the flags alone.
 		case jmpIf, setcc, cmove:
 			if !logical && !flagsOfResult(cond(i.u1)) {
 				return false
@@ -4332,9 +4347,11 @@ func flagsDeadAfter(add, end *instruction) bool {
 	r := add.op2.reg().RealReg()
 	untouched := true // only leavesFlagsAndReg instructions since add
 	for i := add.next; i != nil && i != end.next; i = i.next {
-		switch i.kind {
-		case sourceOffsetInfo, imm, movRR, movzxRmR, movsxRmR, mov64MR, movRM, lea:
+		if leavesFlags(i) {
 			untouched = untouched && leavesFlagsAndReg(i, r)
+			continue
+		}
+		switch i.kind {
 		case cmpRmiR:
 			return !(untouched && cmpWithZeroRedundant(add, i, end))
 		case aluRmiR, jmp, nop0, ret:
