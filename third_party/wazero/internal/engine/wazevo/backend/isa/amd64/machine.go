@@ -104,6 +104,11 @@ type (
 		// emitted as one lea in the function being compiled (pybox patch
 		// 0069).
 		leasFused int
+		// wrapsFolded counts the i32.wrap_i64 whose single user, reading
+		// only the low 32 bits, was given the wrap's 64-bit argument, and
+		// extendsCopied the i64.extend_i32_u of a register lowered as a
+		// copy, in the function being compiled (pybox patch 0070).
+		wrapsFolded, extendsCopied int
 		// memmoveStubs are the out-of-line paths of the function's
 		// memory.copy calls for more than 128 bytes (pybox patch 0067),
 		// emitted after its last block.
@@ -229,6 +234,7 @@ func (m *machine) Reset() {
 	m.tailCopies = 0
 	m.cmpsDropped = 0
 	m.leasFused = 0
+	m.wrapsFolded, m.extendsCopied = 0, 0
 	m.memmoveStubs = m.memmoveStubs[:0]
 	m.constSwizzleMaskConstIndex = -1
 	m.constSqmulRoundSatIndex = -1
@@ -1308,7 +1314,10 @@ func (m *machine) lowerSelect(x, y, cval, ret ssa.Value) {
 		xc, yc, cc := icmp.IcmpData()
 		m.lowerIcmpToFlag(m.c.ValueDefinition(xc), m.c.ValueDefinition(yc), xc.Type() == ssa.TypeI64)
 		cond = condFromSSAIntCmpCond(cc)
-		icmp.Lowered()
+		// pybox patch 0070: marked lowered, where the released code called
+		// the Lowered query; the compare was then lowered a second time,
+		// to a cmp, setcc and movzx whose result nobody read.
+		icmp.MarkLowered()
 	default: // TODO: match ssa.OpcodeFcmp for optimization, but seems a bit complex.
 		cv := m.getOperand_Reg(cvalDef)
 		test := m.allocateInstr().asCmpRmiR(false, cv, cv.reg(), false)
@@ -1440,7 +1449,27 @@ func (m *machine) lowerXmmCmovAfterRegAlloc(i *instruction) {
 
 func (m *machine) lowerExtend(_arg, ret ssa.Value, from, to byte, signed bool) {
 	rd0 := m.c.VRegOf(ret)
-	arg := m.getOperand_Mem_Reg(m.c.ValueDefinition(_arg))
+	argDef := m.c.ValueDefinition(_arg)
+	if folded := m.lowHalfOf(argDef); folded != argDef {
+		// Every extension reads at most the low 32 bits of its argument,
+		// so a wrap's 64-bit argument will do (pybox patch 0070).
+		argDef = folded
+	} else if from == 32 && to == 64 && !signed && !m.c.MatchInstr(argDef, ssa.OpcodeLoad) {
+		// An i32 in a register has its upper 32 bits zero already: every
+		// instruction that makes one zero-extends (32-bit arithmetic,
+		// loads, movl, setcc then movzx), and every path in from memory
+		// is a 32-bit load (arguments, results, reloads). Address
+		// computation relies on it too (lowerAddendFromInstr takes the
+		// register of an extended i32 as is). So zero-extending it is a
+		// copy, which the register allocator can coalesce away, where a
+		// movl of a register onto itself takes an execution unit and a
+		// cycle of latency (pybox patch 0070).
+		m.extendsCopied++
+		src := m.getOperand_Reg(argDef)
+		m.copyTo(src.reg(), rd0)
+		return
+	}
+	arg := m.getOperand_Mem_Reg(argDef)
 
 	rd := m.c.AllocateVReg(ret.Type())
 
@@ -1783,8 +1812,16 @@ func (m *machine) lowerAluRmiROp(si *ssa.Instruction, op aluRmiROpcode) {
 	xDef, yDef := m.c.ValueDefinition(x), m.c.ValueDefinition(y)
 
 	// TODO: commutative args can be swapped if one of them is an immediate.
-	rn := m.getOperand_Reg(xDef)
-	rm := m.getOperand_Mem_Imm32_Reg(yDef)
+	var rn, rm operand
+	if _64 {
+		rn = m.getOperand_Reg(xDef)
+		rm = m.getOperand_Mem_Imm32_Reg(yDef)
+	} else {
+		// A 32-bit add, sub, mul, and, or or xor reads only the low
+		// halves of its operands (pybox patch 0070).
+		rn = m.getOperand_Reg(m.lowHalfOf(xDef))
+		rm = m.getOperand_Mem_Imm32_Reg_LowHalf(yDef)
+	}
 	rd := m.c.VRegOf(si.Return())
 
 	// rn is being overwritten, so we first copy its value to a temp register,
@@ -1809,6 +1846,11 @@ func (m *machine) lowerShiftR(si *ssa.Instruction, op shiftROp) {
 	xDef, amtDef := m.c.ValueDefinition(x), m.c.ValueDefinition(amt)
 
 	opAmt := m.getOperand_Imm32_Reg(amtDef)
+	if !_64 {
+		// A 32-bit shift or rotate reads only the low half of its value
+		// (pybox patch 0070).
+		xDef = m.lowHalfOf(xDef)
+	}
 	rx := m.getOperand_Reg(xDef)
 	rd := m.c.VRegOf(si.Return())
 
@@ -1947,7 +1989,13 @@ func (m *machine) lowerFabsFneg(instr *ssa.Instruction) {
 
 func (m *machine) lowerStore(si *ssa.Instruction) {
 	value, ptr, offset, storeSizeInBits := si.StoreData()
-	rm := m.getOperand_Reg(m.c.ValueDefinition(value))
+	valueDef := m.c.ValueDefinition(value)
+	if value.Type() == ssa.TypeI32 {
+		// A store of 4 bytes or fewer writes only the low half of the
+		// register (pybox patch 0070).
+		valueDef = m.lowHalfOf(valueDef)
+	}
+	rm := m.getOperand_Reg(valueDef)
 	mem := newOperandMem(m.lowerToAddressMode(ptr, offset))
 
 	store := m.allocateInstr()
@@ -2570,10 +2618,49 @@ func (m *machine) ResolveRelocations(refToBinaryOffset []int, _ int, binary []by
 func (m *machine) CallTrampolineIslandInfo(_ int) (_, _ int, _ error) { return }
 
 func (m *machine) lowerIcmpToFlag(xd, yd backend.SSAValueDefinition, _64 bool) {
-	x := m.getOperand_Reg(xd)
-	y := m.getOperand_Mem_Imm32_Reg(yd)
+	var x, y operand
+	if _64 {
+		x = m.getOperand_Reg(xd)
+		y = m.getOperand_Mem_Imm32_Reg(yd)
+	} else {
+		// A 32-bit compare reads only the low halves (pybox patch 0070).
+		x = m.getOperand_Reg(m.lowHalfOf(xd))
+		y = m.getOperand_Mem_Imm32_Reg_LowHalf(yd)
+	}
 	cmp := m.allocateInstr().asCmpRmiR(true, y, x.reg(), _64)
 	m.insert(cmp)
+}
+
+// lowHalfOf returns the definition a consumer that reads only the low 32
+// bits of def's value (a 32-bit operation, a store of 4 bytes or fewer, an
+// extension from 32 bits or fewer) should take its operand from. Where def
+// is an i32.wrap_i64 used once, in the same group, that is the wrap's
+// 64-bit argument: its low half is the wrap's value, and the wrap, marked
+// lowered, emits nothing. Otherwise it is def (pybox patch 0070).
+//
+// A wrap is a movl whose only job is to zero the upper half, which the
+// consumers here either ignore or zero themselves; on a loop-carried chain
+// such as CPython's long-integer carries (`carry >>= 30; (digit)carry +
+// ...`), it costs a cycle per step. A load is never folded through the
+// wrap: a 4-byte access in place of an 8-byte one would not trap where the
+// 8-byte access does, at the end of a guarded memory.
+func (m *machine) lowHalfOf(def backend.SSAValueDefinition) backend.SSAValueDefinition {
+	if !m.c.MatchInstr(def, ssa.OpcodeIreduce) {
+		return def
+	}
+	def.Instr.MarkLowered()
+	m.wrapsFolded++
+	return m.c.ValueDefinition(def.Instr.Arg())
+}
+
+// getOperand_Mem_Imm32_Reg_LowHalf is getOperand_Mem_Imm32_Reg for an
+// operand of which only the low 32 bits are read: a single-use wrap is
+// looked through (lowHalfOf), and then no load is fused (pybox patch 0070).
+func (m *machine) getOperand_Mem_Imm32_Reg_LowHalf(def backend.SSAValueDefinition) operand {
+	if folded := m.lowHalfOf(def); folded != def {
+		return m.getOperand_Imm32_Reg(folded)
+	}
+	return m.getOperand_Mem_Imm32_Reg(def)
 }
 
 func (m *machine) lowerFcmpToFlags(instr *ssa.Instruction) (f1, f2 cond, and bool) {
