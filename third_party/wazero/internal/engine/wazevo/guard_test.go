@@ -109,7 +109,7 @@ func guardTestModule() []byte {
 			{Results: []wasm.ValueType{i32}},                                     // 5
 			{Params: []wasm.ValueType{i32, i32}, Results: []wasm.ValueType{i32}}, // 6
 		},
-		FunctionSection: []wasm.Index{0, 1, 2, 3, 0, 4, 5, 6, 6, 0, 6, 5},
+		FunctionSection: []wasm.Index{0, 1, 2, 3, 0, 4, 5, 6, 6, 0, 6, 5, 0, 0, 0, 0, 1},
 		CodeSection: []wasm.Code{
 			{Body: []byte{0x20, 0, 0x28, 2, 0, 0x0b}},                                                    // 0 load32(a): i32.load a
 			{Body: cat([]byte{0x20, 0, 0x29, 3}, u32max, []byte{0x0b})},                                  // 1 load_off(a): i64.load offset=0xFFFFFFFF
@@ -127,6 +127,18 @@ func guardTestModule() []byte {
 			// 11 load_const_high(): i32.load (i32.const 0xFFFFFFF0), a constant
 			// address of 2 GiB or more (pybox patch 0051)
 			{Body: []byte{0x41, 0x70, 0x28, 2, 0, 0x0b}},
+			// 12 load64_wrap(a): i32.wrap_i64 (i64.load a); 13 load32_ext8(a):
+			// i32.extend8_s (i32.load a); 14 load32_ext16(a): i32.extend16_s
+			// (i32.load a); 15 load64_wrap_add(a): i32.wrap_i64 (i64.load a) + 1.
+			// Each reads fewer bytes than it loads, and must trap where the
+			// whole load would (pybox patch 0072).
+			{Body: []byte{0x20, 0, 0x29, 3, 0, 0xa7, 0x0b}},
+			{Body: []byte{0x20, 0, 0x28, 2, 0, 0xc0, 0x0b}},
+			{Body: []byte{0x20, 0, 0x28, 2, 0, 0xc1, 0x0b}},
+			{Body: []byte{0x20, 0, 0x29, 3, 0, 0xa7, 0x41, 1, 0x6a, 0x0b}},
+			// 16 load64_wrap_ext(a): i64.extend_i32_u (i32.wrap_i64 (i64.load a)),
+			// the wrap folded into the extension (pybox patch 0071).
+			{Body: []byte{0x20, 0, 0x29, 3, 0, 0xa7, 0xad, 0x0b}},
 		},
 		MemorySection: &wasm.Memory{Min: 1, Max: 4, IsMaxEncoded: true},
 		ExportSection: []wasm.Export{
@@ -143,6 +155,11 @@ func guardTestModule() []byte {
 			{Type: wasm.ExternTypeFunc, Name: "load_v128", Index: 9},
 			{Type: wasm.ExternTypeFunc, Name: "call_grow_then_atomic", Index: 10},
 			{Type: wasm.ExternTypeFunc, Name: "load_const_high", Index: 11},
+			{Type: wasm.ExternTypeFunc, Name: "load64_wrap", Index: 12},
+			{Type: wasm.ExternTypeFunc, Name: "load32_ext8", Index: 13},
+			{Type: wasm.ExternTypeFunc, Name: "load32_ext16", Index: 14},
+			{Type: wasm.ExternTypeFunc, Name: "load64_wrap_add", Index: 15},
+			{Type: wasm.ExternTypeFunc, Name: "load64_wrap_ext", Index: 16},
 		},
 	}
 	return binaryencoding.EncodeModule(m)
@@ -255,6 +272,27 @@ func testGuardedMemoryTraps(t *testing.T, r wazero.Runtime, compiled wazero.Comp
 	// 0051; before it, amd64 sign-extended it and the load read the host's
 	// memory below the reservation, or crashed the process there).
 	f.traps("load_const_high")
+	// A load whose value is narrowed (wrapped, or sign-extended from its
+	// low byte or half) reads its whole width: it traps where any of its
+	// bytes is out of bounds, though only the low ones are used (pybox
+	// patch 0072; before it, amd64 fused the load into the narrowing
+	// instruction as a narrower access, which did not reach the guard).
+	f.ok("store", page-8, 0x11223344)
+	f.ok("store", page-4, 0x01020304)
+	require.Equal(t, uint64(0x11223344), f.ok("load64_wrap", page-8))
+	require.Equal(t, uint64(0x11223345), f.ok("load64_wrap_add", page-8))
+	require.Equal(t, uint64(0x11223344), f.ok("load64_wrap_ext", page-8))
+	require.Equal(t, uint64(4), f.ok("load32_ext8", page-4))
+	require.Equal(t, uint64(0x0304), f.ok("load32_ext16", page-4))
+	for _, a := range []uint64{page - 7, page - 4, page - 1} {
+		f.traps("load64_wrap", a)
+		f.traps("load64_wrap_add", a)
+		f.traps("load64_wrap_ext", a)
+	}
+	for _, a := range []uint64{page - 3, page - 2, page - 1} {
+		f.traps("load32_ext8", a)
+		f.traps("load32_ext16", a)
+	}
 	// A store that straddles the end writes nothing.
 	require.Equal(t, uint64(0x01020304), f.ok("load32", page-4))
 	b, ok := f.mod.Memory().Read(page-4, 4)

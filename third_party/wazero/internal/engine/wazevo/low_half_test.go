@@ -21,7 +21,7 @@ import (
 // operands whose upper halves are not zero, and checks each result against
 // Go. On amd64 a consumer that reads only the low 32 bits takes the wrap's
 // 64-bit argument, and zero-extending an i32 register is a copy (pybox patch
-// 0070, TestLowHalfFolded); an i32 left with a nonzero upper half shows here
+// 0071, TestLowHalfFolded); an i32 left with a nonzero upper half shows here
 // as a wrong i64 result, or, used as an address, as a trap. Run unguarded
 // and guarded.
 func TestE2E_lowHalf(t *testing.T) {

@@ -25,7 +25,7 @@ type LowHalfCase struct {
 // block result, or use it as a memory address. The amd64 lowering gives a
 // consumer that reads only the low 32 bits the wrap's 64-bit argument, and
 // lowers the zero-extension of an i32 register as a copy (pybox patch
-// 0070): results are right only if every i32 in a register still has its
+// 0071): results are right only if every i32 in a register still has its
 // upper half zero, which the functions check by returning their i32
 // results zero-extended (or using them as addresses) for operands whose
 // upper halves are not zero. The module has one page of memory; the store

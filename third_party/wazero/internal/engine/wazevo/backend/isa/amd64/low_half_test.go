@@ -15,7 +15,7 @@ import (
 
 // TestLowHalfFolded compiles each function of testcases.LowHalfModule and
 // checks how many of its i32.wrap_i64 were folded into their consumer and
-// how many i64.extend_i32_u became copies (pybox patch 0070), compiled
+// how many i64.extend_i32_u became copies (pybox patch 0071), compiled
 // with and without a guarded memory.
 // TestE2E_lowHalf in package wazevo runs the functions against Go.
 func TestLowHalfFolded(t *testing.T) {

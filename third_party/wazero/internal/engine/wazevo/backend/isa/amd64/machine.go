@@ -107,7 +107,7 @@ type (
 		// wrapsFolded counts the i32.wrap_i64 whose single user, reading
 		// only the low 32 bits, was given the wrap's 64-bit argument, and
 		// extendsCopied the i64.extend_i32_u of a register lowered as a
-		// copy, in the function being compiled (pybox patch 0070).
+		// copy, in the function being compiled (pybox patch 0071).
 		wrapsFolded, extendsCopied int
 		// memmoveStubs are the out-of-line paths of the function's
 		// memory.copy calls for more than 128 bytes (pybox patch 0067),
@@ -1083,7 +1083,11 @@ func (m *machine) LowerInstr(instr *ssa.Instruction) {
 		cval, x, y := instr.SelectData()
 		m.lowerSelect(x, y, cval, instr.Return())
 	case ssa.OpcodeIreduce:
-		rn := m.getOperand_Mem_Reg(m.c.ValueDefinition(instr.Arg()))
+		// Not getOperand_Mem_Reg: a fused i64 load would become a 4-byte
+		// access, which does not reach the guard region where the 8-byte
+		// load does, so it would not trap at the end of a guarded memory
+		// (pybox patch 0072).
+		rn := m.getOperand_Reg(m.c.ValueDefinition(instr.Arg()))
 		retVal := instr.Return()
 		rd := m.c.VRegOf(retVal)
 
@@ -1450,10 +1454,11 @@ func (m *machine) lowerXmmCmovAfterRegAlloc(i *instruction) {
 func (m *machine) lowerExtend(_arg, ret ssa.Value, from, to byte, signed bool) {
 	rd0 := m.c.VRegOf(ret)
 	argDef := m.c.ValueDefinition(_arg)
+	argBits := _arg.Type().Bits()
 	if folded := m.lowHalfOf(argDef); folded != argDef {
 		// Every extension reads at most the low 32 bits of its argument,
-		// so a wrap's 64-bit argument will do (pybox patch 0070).
-		argDef = folded
+		// so a wrap's 64-bit argument will do (pybox patch 0071).
+		argDef, argBits = folded, 64
 	} else if from == 32 && to == 64 && !signed && !m.c.MatchInstr(argDef, ssa.OpcodeLoad) {
 		// An i32 in a register has its upper 32 bits zero already: every
 		// instruction that makes one zero-extends (32-bit arithmetic,
@@ -1463,13 +1468,23 @@ func (m *machine) lowerExtend(_arg, ret ssa.Value, from, to byte, signed bool) {
 		// register of an extended i32 as is). So zero-extending it is a
 		// copy, which the register allocator can coalesce away, where a
 		// movl of a register onto itself takes an execution unit and a
-		// cycle of latency (pybox patch 0070).
+		// cycle of latency (pybox patch 0071).
 		m.extendsCopied++
 		src := m.getOperand_Reg(argDef)
 		m.copyTo(src.reg(), rd0)
 		return
 	}
-	arg := m.getOperand_Mem_Reg(argDef)
+	var arg operand
+	if from < argBits {
+		// An extension from the low 8 or 16 bits (or 32 of an i64, a
+		// folded wrap's argument among them) reads only those bytes: a load
+		// fused into it would be that much narrower, and would not trap at
+		// the end of a guarded memory where the whole load does (pybox
+		// patch 0072).
+		arg = m.getOperand_Reg(argDef)
+	} else {
+		arg = m.getOperand_Mem_Reg(argDef)
+	}
 
 	rd := m.c.AllocateVReg(ret.Type())
 
@@ -1818,7 +1833,7 @@ func (m *machine) lowerAluRmiROp(si *ssa.Instruction, op aluRmiROpcode) {
 		rm = m.getOperand_Mem_Imm32_Reg(yDef)
 	} else {
 		// A 32-bit add, sub, mul, and, or or xor reads only the low
-		// halves of its operands (pybox patch 0070).
+		// halves of its operands (pybox patch 0071).
 		rn = m.getOperand_Reg(m.lowHalfOf(xDef))
 		rm = m.getOperand_Mem_Imm32_Reg_LowHalf(yDef)
 	}
@@ -1848,7 +1863,7 @@ func (m *machine) lowerShiftR(si *ssa.Instruction, op shiftROp) {
 	opAmt := m.getOperand_Imm32_Reg(amtDef)
 	if !_64 {
 		// A 32-bit shift or rotate reads only the low half of its value
-		// (pybox patch 0070).
+		// (pybox patch 0071).
 		xDef = m.lowHalfOf(xDef)
 	}
 	rx := m.getOperand_Reg(xDef)
@@ -1992,7 +2007,7 @@ func (m *machine) lowerStore(si *ssa.Instruction) {
 	valueDef := m.c.ValueDefinition(value)
 	if value.Type() == ssa.TypeI32 {
 		// A store of 4 bytes or fewer writes only the low half of the
-		// register (pybox patch 0070).
+		// register (pybox patch 0071).
 		valueDef = m.lowHalfOf(valueDef)
 	}
 	rm := m.getOperand_Reg(valueDef)
@@ -2623,7 +2638,7 @@ func (m *machine) lowerIcmpToFlag(xd, yd backend.SSAValueDefinition, _64 bool) {
 		x = m.getOperand_Reg(xd)
 		y = m.getOperand_Mem_Imm32_Reg(yd)
 	} else {
-		// A 32-bit compare reads only the low halves (pybox patch 0070).
+		// A 32-bit compare reads only the low halves (pybox patch 0071).
 		x = m.getOperand_Reg(m.lowHalfOf(xd))
 		y = m.getOperand_Mem_Imm32_Reg_LowHalf(yd)
 	}
@@ -2636,7 +2651,7 @@ func (m *machine) lowerIcmpToFlag(xd, yd backend.SSAValueDefinition, _64 bool) {
 // extension from 32 bits or fewer) should take its operand from. Where def
 // is an i32.wrap_i64 used once, in the same group, that is the wrap's
 // 64-bit argument: its low half is the wrap's value, and the wrap, marked
-// lowered, emits nothing. Otherwise it is def (pybox patch 0070).
+// lowered, emits nothing. Otherwise it is def (pybox patch 0071).
 //
 // A wrap is a movl whose only job is to zero the upper half, which the
 // consumers here either ignore or zero themselves; on a loop-carried chain
@@ -2655,7 +2670,7 @@ func (m *machine) lowHalfOf(def backend.SSAValueDefinition) backend.SSAValueDefi
 
 // getOperand_Mem_Imm32_Reg_LowHalf is getOperand_Mem_Imm32_Reg for an
 // operand of which only the low 32 bits are read: a single-use wrap is
-// looked through (lowHalfOf), and then no load is fused (pybox patch 0070).
+// looked through (lowHalfOf), and then no load is fused (pybox patch 0071).
 func (m *machine) getOperand_Mem_Imm32_Reg_LowHalf(def backend.SSAValueDefinition) operand {
 	if folded := m.lowHalfOf(def); folded != def {
 		return m.getOperand_Imm32_Reg(folded)
