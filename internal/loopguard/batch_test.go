@@ -144,10 +144,11 @@ func TestBatchedCountdownKill(t *testing.T) {
 	}
 }
 
-// TestBatchedCountdownInsertedCode pins the code around loopN's loop.
+// TestBatchedCountdownInsertedCode pins the code around the loop of
+// countedModule's readsK, a batched loop that is not counted (chunk.go).
 func TestBatchedCountdownInsertedCode(t *testing.T) {
-	out, _ := mustInstrument(t, shapesModule(), batchOpts())
-	const c, ctr, kill = 1, 1, 0 // loopN(n): count local 1; globals: kill 0, countdown 1
+	out, _ := mustInstrument(t, countedModule(), batchOpts())
+	const c, ctr, kill = 4, 1, 0 // readsK(n): count local 4; globals: kill 0, countdown 1
 	check := cat(localGet(c), i32Const(1), i32Sub, localTee(c), []byte{0x45}, brIf(1))
 	yieldPath := cat(br(2), end, // to $exit; end of $yield
 		globalGet(ctr), i32Const(batchSize), i32Sub, globalSet(ctr),
@@ -156,11 +157,11 @@ func TestBatchedCountdownInsertedCode(t *testing.T) {
 		globalGet(kill), []byte{0x04, empty}, unreachable, end,
 		end,
 		br(0), end, end) // to $outer; end of $outer, of $exit
-	want := cat(vec(cat(u32(1), []byte{i32})),
+	want := cat(vec(cat(u32(3), []byte{i32}), cat(u32(1), []byte{i32})),
 		block(empty), loop(empty), i32Const(batchSize+1), localSet(c), block(empty),
 		loop(empty), check,
-		call(fTick), decr(0), brIf(0), end,
-		yieldPath, end)
+		call(cTick), localGet(1), localGet(0), i32Add, localSet(1), decr(0), brIf(0), end,
+		yieldPath, localGet(1), end)
 	if !strings.Contains(string(out), string(cat(u32(uint32(len(want))), want))) {
 		t.Fatalf("instrumented module lacks body % x", want)
 	}

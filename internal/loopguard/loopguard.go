@@ -142,6 +142,18 @@
 // Limitations), and batching adds that a cycle whose functions loop
 // briefly is not counted either.
 //
+// # Counted innermost loops
+//
+// Many batched loops already count: compilers end loops over arrays with a
+// decrement to zero or a step towards a fixed bound, tested by the loop's
+// own conditional back edge. Such a loop is cut into chunks of Batch
+// iterations by that test (see chunk.go): on entry the count local is set
+// to where the chunk ends, the exit test compares with it instead, and a
+// fall-through that is only the chunk's end takes the yield path. The
+// iteration then runs exactly the unguarded loop's instructions. Yields and
+// kills happen after exactly the same iterations as with plain batching;
+// Stats.ChunkedLoops counts these loops.
+//
 // Limitations: only loops are guarded. A guest blocked inside a host function
 // (a WASI call) stops when that call returns to a loop; unbounded recursion
 // without loops is not stopped (it ends with a stack overflow trap instead,
@@ -276,6 +288,10 @@ type Stats struct {
 	// BatchedLoops is the number of outlined loops that count in a local
 	// and take Options.Batch iterations from the global at a time.
 	BatchedLoops int
+	// ChunkedLoops is the number of those batched loops that count with
+	// their own exit test instead (see "Counted innermost loops" in the
+	// package documentation).
+	ChunkedLoops int
 }
 
 // Section ids of the WebAssembly binary format.
@@ -753,12 +769,13 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 				// Walk again, now restructuring loops and renumbering
 				// labels.
 				info.points, info.loops, info.outline, info.params = info.points[:0], 0, true, paramCounts
-				info.batch, info.batched = opts.Batch > 0, 0
+				info.batch, info.batchSize, info.batched, info.chunks = opts.Batch > 0, opts.Batch, 0, info.chunks[:0]
 				if err := walkExpr(&reader{buf: wasm, pos: localsEnd, end: br.end}, &info); err != nil {
 					return nil, st, fnErr(err)
 				}
 				info.outline, info.batch = false, false
 				var bc batchCode
+				var countLocal uint32
 				if useLocal || info.batched > 0 {
 					// Declare the countdown local after the existing ones
 					// (with LocalCountdown, loaded from the global on entry).
@@ -770,6 +787,7 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 					if idx >= 1<<32-1 || nLocals == ^uint32(0) {
 						return nil, st, fnErr(errors.New("too many locals to add the countdown local"))
 					}
+					countLocal = uint32(idx)
 					body = appendU32(body, nLocals+1)
 					body = append(body, wasm[localsStart:localsEnd]...)
 					body = append(body, 0x01, 0x7f) // one i32
@@ -782,6 +800,7 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 					prev = localsEnd
 				}
 				st.BatchedLoops += info.batched
+				st.ChunkedLoops += len(info.chunks)
 				lastLoad := -1
 				for _, p := range info.points {
 					body = append(body, wasm[prev:p.at]...)
@@ -793,18 +812,32 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 						body = append(body, 0x02) // block with the loop's type
 						body = append(body, wasm[p.at+1:p.end]...)
 						body = append(body, 0x03, 0x40) // loop
-						if p.val != 0 {
+						if p.chunk != 0 {
+							body = append(body, info.chunks[p.chunk-1].init(countLocal, opts.Batch)...)
+						} else if p.val != 0 {
 							body = append(body, bc.init...)
 						}
 						body = append(body, 0x02, 0x40) // block
 					case pointOutLoop:
+						if p.chunk != 0 {
+							break // the loop's own exit test ends the chunk
+						}
 						if p.val != 0 {
 							body = append(body, bc.outCheck...)
 						} else {
 							body = append(body, lc.outCheck...)
 						}
+					case pointChunkLocal:
+						body = appendU32(body, countLocal)
+						prev = p.end
+					case pointChunkBound:
+						body = appendU32(append(body, opLocalGet), countLocal)
+						prev = p.end
 					case pointTail:
 						st.OutlinedLoops++
+						if p.chunk != 0 {
+							body = append(body, info.chunks[p.chunk-1].exitTest()...)
+						}
 						if p.val&tailBatched != 0 {
 							body = append(body, bc.tail...)
 						} else {
@@ -1485,13 +1518,15 @@ var simdImm = func() (t [0x114]uint8) {
 
 // Kinds of insertion points that walkExpr records.
 const (
-	pointLoop    = iota // start of a loop body: the check goes here
-	pointSave           // before an instruction that leaves the function or calls: write the countdown local back to the global
-	pointLoad           // after a call: reload the countdown local from the global
-	pointWrap           // before an outlined loop: open the blocks around it
-	pointOutLoop        // start of an outlined loop's body: the check
-	pointTail           // after an outlined loop's end: the yield path, closing the blocks
-	pointLabel          // a label immediate (bytes at..end) to replace by val
+	pointLoop       = iota // start of a loop body: the check goes here
+	pointSave              // before an instruction that leaves the function or calls: write the countdown local back to the global
+	pointLoad              // after a call: reload the countdown local from the global
+	pointWrap              // before an outlined loop: open the blocks around it
+	pointOutLoop           // start of an outlined loop's body: the check
+	pointTail              // after an outlined loop's end: the yield path, closing the blocks
+	pointLabel             // a label immediate (bytes at..end) to replace by val
+	pointChunkLocal        // a local index immediate (bytes at..end) to replace by the count local's
+	pointChunkBound        // an instruction (bytes at..end) to replace by local.get of the count local
 )
 
 // point is an insertion point: an offset in the input and what goes there.
@@ -1499,8 +1534,11 @@ const (
 type point struct {
 	at   int
 	kind uint8
-	end  int    // pointLabel: end of the immediate; pointWrap: end of the block type
+	end  int    // pointLabel, pointChunkLocal, pointChunkBound: end of the bytes replaced; pointWrap: end of the block type
 	val  uint32 // pointLabel: the new label; pointTail: tailResults, tailBatched; pointWrap, pointOutLoop: 1 if batched
+	// chunk is, for the pointWrap, pointOutLoop and pointTail of a counted
+	// loop, 1 + its index in exprInfo.chunks; 0 otherwise.
+	chunk int
 }
 
 // Bits of a pointTail's val.
@@ -1536,8 +1574,14 @@ type exprInfo struct {
 	// batch (input), with outline, marks innermost outlined loops as
 	// batched (the val of their pointWrap, pointOutLoop and pointTail);
 	// batched counts them.
-	batch   bool
-	batched int
+	batch     bool
+	batchSize uint32
+	batched   int
+	// scan follows the innermost outlined loop being walked, in batch
+	// mode, so that its end can tell whether it is a counted loop; chunks
+	// holds the counted loops found (see chunkLoop).
+	scan   loopScan
+	chunks []chunkLoop
 
 	// For the call graph: direct callees (call, return_call), whether the
 	// body calls indirectly, whether it throws.
@@ -1586,6 +1630,10 @@ func walkExpr(r *reader, info *exprInfo) error {
 		at := r.pos
 		op := r.buf[at]
 		r.pos++
+		// scanning: the instruction is inside the loop followed by
+		// info.scan (see chunkLoop); imm is its immediate, if one number.
+		scanning := outline && info.batch && info.scan.active
+		var imm int64
 		if op == 0x26 { // table.set
 			r.tableWrites++
 		}
@@ -1633,7 +1681,11 @@ func walkExpr(r *reader, info *exprInfo) error {
 						}
 					}
 				}
+				info.scan.active = false
 				if outline && !blockTypeHasParams(r.buf[bt:r.pos], info.params) {
+					if info.batch {
+						info.scan.start(depth)
+					}
 					info.frames = append(info.frames, frame{extra: 3, bt: bt, loop: true, wrap: len(info.points)})
 					info.points = append(info.points, point{at: at, kind: pointWrap, end: r.pos})
 					info.points = append(info.points, point{at: r.pos, kind: pointOutLoop})
@@ -1658,26 +1710,45 @@ func walkExpr(r *reader, info *exprInfo) error {
 					if r.buf[f.bt] != 0x40 {
 						val = tailResults
 					}
+					chunk := 0
 					if info.batch && !f.inner {
 						val |= tailBatched
 						info.points[f.wrap].val = 1
 						info.points[f.wrap+1].val = 1
 						info.batched++
+						if r.buf[f.bt] == 0x40 && info.scan.active && info.scan.depth == depth+1 {
+							if cl, repl, ok := info.scan.match(info.batchSize); ok {
+								info.chunks = append(info.chunks, cl)
+								chunk = len(info.chunks)
+								info.points[f.wrap].chunk = chunk
+								info.points[f.wrap+1].chunk = chunk
+								info.points = append(info.points, repl...)
+							}
+						}
 					}
-					info.points = append(info.points, point{at: r.pos, kind: pointTail, val: val})
+					info.scan.active = false
+					info.points = append(info.points, point{at: r.pos, kind: pointTail, val: val, chunk: chunk})
 				}
 			}
 		case immU32:
 			var idx uint32
 			lebStart := r.pos
 			idx, err = r.u32()
+			imm = int64(idx)
 			switch op {
 			case 0x0c, 0x0d, 0xd5, 0xd6: // br, br_if, br_on_null, br_on_non_null
 				if err == nil && idx == uint32(depth-1) { // the function's label: returns
 					add(at, pointSave)
 				}
+				if scanning {
+					info.scan.branch(depth, idx)
+				}
 				if err == nil {
 					label(idx, lebStart, r.pos)
+				}
+			case opLocalGet, opLocalSet, opLocalTee:
+				if scanning {
+					info.scan.locals = append(info.scan.locals, scanLocal{idx: idx, write: op != opLocalGet})
 				}
 			case 0x10: // call: tag its points with the callee
 				if info != nil && err == nil {
@@ -1709,6 +1780,9 @@ func walkExpr(r *reader, info *exprInfo) error {
 					lebStart := r.pos
 					if l, err = r.u32(); err == nil {
 						out = out || l == uint32(depth-1)
+						if scanning {
+							info.scan.branch(depth, l)
+						}
 						if outline {
 							targets = append(targets, [3]int{int(l), lebStart, r.pos})
 						}
@@ -1735,7 +1809,7 @@ func walkExpr(r *reader, info *exprInfo) error {
 		case immMemIdx:
 			_, err = r.u32()
 		case immI32:
-			_, err = r.sleb(32)
+			imm, err = r.sleb(32)
 		case immI64:
 			_, err = r.sleb(64)
 		case immF32:
@@ -1790,6 +1864,9 @@ func walkExpr(r *reader, info *exprInfo) error {
 		}
 		if err != nil {
 			return err
+		}
+		if scanning && info.scan.active {
+			info.scan.add(scanInstr{op: op, at: at, end: r.pos, immStart: at + 1, imm: imm})
 		}
 	}
 }

@@ -86,7 +86,7 @@ func main() {
 	fmt.Printf("table writes:           %d\n", st.TableWrites)
 	if opts.YieldEvery > 0 {
 		fmt.Printf("yield every:            %d iterations (countdown global %d)\n", opts.YieldEvery, st.Global+1)
-		fmt.Printf("countdown:              %s (%d loops outlined, %d functions keep it in a local, %d loops batched by %d)\n", *countdown, st.OutlinedLoops, st.LocalFunctions, st.BatchedLoops, opts.Batch)
+		fmt.Printf("countdown:              %s (%d loops outlined, %d functions keep it in a local, %d loops batched by %d, %d of them counted by their own exit test)\n", *countdown, st.OutlinedLoops, st.LocalFunctions, st.BatchedLoops, opts.Batch, st.ChunkedLoops)
 	} else {
 		fmt.Fprintln(os.Stderr, "loopguard: warning: -yield 0: a GC that starts while the guest spins will hang the host (see -help)")
 	}

@@ -1,0 +1,276 @@
+package loopguard
+
+// Counted innermost loops (Options.Batch).
+//
+// A batched loop decrements its count local in every iteration, on top of
+// whatever the loop itself counts. Many innermost loops that compilers emit
+// already count: LLVM's loops over arrays end in
+//
+//	local.get $k  i32.const -1  i32.add  local.tee $k  br_if 0       (down to zero)
+//
+// or
+//
+//	local.get $n  local.get $i  i32.const s  i32.add  local.tee $i  i32.ne  br_if 0
+//
+// (up or down to a bound that does not change in the loop). Such a loop
+// can be cut into chunks of Batch iterations by its own counter: on entry,
+// the count local is set to where this chunk ends, the loop's exit test
+// compares with it instead, and when the loop falls out of its end the tail
+// checks whether that was the real end or only the chunk's. The iteration
+// then costs nothing more than the unguarded loop: the test that was
+// there is the only test. A chunk that is not the last takes Batch from the
+// global countdown on the yield path, exactly as a batched loop's batch
+// does, and the last chunk of a visit, like a batched loop's unfinished
+// batch, is not counted; so the yield and kill behaviour of the module is
+// the same as with plain batching, iteration for iteration.
+
+// Kinds of counted loops.
+const (
+	chunkDown = iota + 1 // $k counts down to zero, read and written only by the exit test
+	chunkStep            // $i steps by a power of two towards a bound it must equal
+)
+
+// chunkLoop describes a counted innermost loop recognised by loopScan.
+type chunkLoop struct {
+	kind uint8
+	// v is $k (chunkDown) or $i (chunkStep).
+	v uint32
+	// bound is the local holding the bound (chunkStep), unless boundConst,
+	// in which case boundVal is the constant.
+	bound      uint32
+	boundConst bool
+	boundVal   int32
+	step       int32 // chunkStep: the increment, ±2^j
+}
+
+// scanInstr is one instruction seen in a scanned loop body.
+type scanInstr struct {
+	op       byte
+	at, end  int   // the instruction's bytes
+	immStart int   // where its immediate starts
+	imm      int64 // local index, label or i32 constant
+}
+
+// scanLocal is one local.get (write false), local.set or local.tee.
+type scanLocal struct {
+	idx   uint32
+	write bool
+}
+
+// loopScan follows the body of the loop most recently opened, as long as
+// no other loop opens inside it (that is, while it can be innermost).
+type loopScan struct {
+	active bool
+	depth  int // walkExpr's depth inside the loop
+	tail   [8]scanInstr
+	n      int // instructions seen; tail holds the last min(n, 8)
+	locals []scanLocal
+	// cont counts branches to the loop's label, out branches to labels
+	// outside it other than the function's (returns).
+	cont, out int
+}
+
+func (s *loopScan) start(depth int) {
+	*s = loopScan{active: true, depth: depth, locals: s.locals[:0]}
+}
+
+func (s *loopScan) add(in scanInstr) {
+	s.tail[s.n%len(s.tail)] = in
+	s.n++
+}
+
+// last returns the instruction k places before the most recent (0: the
+// most recent), and false if there are not that many.
+func (s *loopScan) last(k int) (scanInstr, bool) {
+	if k >= s.n || k >= len(s.tail) {
+		return scanInstr{}, false
+	}
+	return s.tail[(s.n-1-k)%len(s.tail)], true
+}
+
+// branch records a branch to label l taken at walker depth d.
+func (s *loopScan) branch(d int, l uint32) {
+	target := d - int(l)
+	switch {
+	case target == s.depth:
+		s.cont++
+	case target < s.depth && target != 1:
+		s.out++
+	}
+}
+
+// uses counts the reads and writes of local idx in the loop body.
+func (s *loopScan) uses(idx uint32) (reads, writes int) {
+	for _, l := range s.locals {
+		if l.idx == idx {
+			if l.write {
+				writes++
+			} else {
+				reads++
+			}
+		}
+	}
+	return reads, writes
+}
+
+// Opcodes the recogniser looks at.
+const (
+	opLocalGet = 0x20
+	opLocalSet = 0x21
+	opLocalTee = 0x22
+	opConstI32 = 0x41
+	opNeI32    = 0x47
+	opAddI32   = 0x6a
+	opSubI32   = 0x6b
+	opBrIf     = 0x0d
+)
+
+// match tells whether the scanned loop, whose end has just been reached,
+// is a counted loop that can be chunked by batch iterations, and returns
+// it with the points that rewrite its exit test.
+func (s *loopScan) match(batch uint32) (chunkLoop, []point, bool) {
+	if !s.active || s.cont != 1 || batch == 0 {
+		return chunkLoop{}, nil, false
+	}
+	get := func(k int) scanInstr { in, _ := s.last(k); return in }
+	br := get(0)
+	if s.n < 5 || br.op != opBrIf || br.imm != 0 {
+		return chunkLoop{}, nil, false
+	}
+	// local.get $k, i32.const -1, i32.add (or i32.const 1, i32.sub),
+	// local.tee $k, br_if 0.
+	if s.out == 0 {
+		g, c, a, t := get(4), get(3), get(2), get(1)
+		dec := (a.op == opAddI32 && c.op == opConstI32 && c.imm == -1) || (a.op == opSubI32 && c.op == opConstI32 && c.imm == 1)
+		if g.op == opLocalGet && t.op == opLocalTee && g.imm == t.imm && dec {
+			k := uint32(g.imm)
+			if r, w := s.uses(k); r == 1 && w == 1 {
+				return chunkLoop{kind: chunkDown, v: k}, []point{
+					{at: g.immStart, kind: pointChunkLocal, end: g.end},
+					{at: t.immStart, kind: pointChunkLocal, end: t.end},
+				}, true
+			}
+		}
+	}
+	// [N] local.get $i i32.const s i32.add local.tee $i i32.ne br_if 0, or
+	// local.get $i i32.const s i32.add local.tee $i [N] i32.ne br_if 0,
+	// where [N] is local.get $n or i32.const N.
+	if s.n < 7 || get(1).op != opNeI32 {
+		return chunkLoop{}, nil, false
+	}
+	var g, c, a, t, b scanInstr
+	if get(2).op == opLocalTee {
+		b, g, c, a, t = get(6), get(5), get(4), get(3), get(2)
+	} else {
+		g, c, a, t, b = get(6), get(5), get(4), get(3), get(2)
+	}
+	if g.op != opLocalGet || t.op != opLocalTee || g.imm != t.imm || c.op != opConstI32 || a.op != opAddI32 {
+		return chunkLoop{}, nil, false
+	}
+	step := c.imm
+	m := step
+	if m < 0 {
+		m = -m
+	}
+	if m == 0 || m&(m-1) != 0 || uint64(m)*uint64(batch) >= 1<<31 {
+		return chunkLoop{}, nil, false
+	}
+	cl := chunkLoop{kind: chunkStep, v: uint32(g.imm), step: int32(step)}
+	if _, w := s.uses(cl.v); w != 1 {
+		return chunkLoop{}, nil, false
+	}
+	switch b.op {
+	case opConstI32:
+		cl.boundConst, cl.boundVal = true, int32(b.imm)
+	case opLocalGet:
+		cl.bound = uint32(b.imm)
+		if _, w := s.uses(cl.bound); w != 0 {
+			return chunkLoop{}, nil, false
+		}
+	default:
+		return chunkLoop{}, nil, false
+	}
+	return cl, []point{{at: b.at, kind: pointChunkBound, end: b.end}}, true
+}
+
+// appendBound appends the instruction that pushes the loop's bound.
+func (cl *chunkLoop) appendBound(c []byte) []byte {
+	if cl.boundConst {
+		return appendS32(append(c, opConstI32), cl.boundVal)
+	}
+	return appendU32(append(c, opLocalGet), cl.bound)
+}
+
+// init returns the instructions that start a chunk, in place of a batched
+// loop's init (at the top of $outer, before $yield), with loc the count
+// local. chunkDown:
+//
+//	c = (k-1) <u batch ? k : batch   ;; k = 0 means 2^32 iterations
+//	k = k - c
+//
+// and the loop counts c down instead of k. chunkStep, with m = |s|:
+//
+//	d = s > 0 ? n - i : i - n
+//	c = (d-1 <u batch*m && d%m == 0) ? n : i + batch*s
+//
+// The loop reaches n after d/m iterations when m divides d (and never
+// otherwise), and reaches i + batch*s after exactly batch iterations and
+// not before; so the chunk ends at c, after at most batch iterations.
+func (cl *chunkLoop) init(loc, batch uint32) []byte {
+	var c []byte
+	switch cl.kind {
+	case chunkDown:
+		c = appendU32(append(c, opLocalGet), cl.v)
+		c = appendS32(append(c, opConstI32), int32(batch))
+		c = appendU32(append(c, opLocalGet), cl.v)
+		c = append(c, opConstI32, 0x7f, opAddI32) // i32.const -1, i32.add
+		c = appendS32(append(c, opConstI32), int32(batch))
+		c = append(c, 0x49, 0x1b) // i32.lt_u, select
+		c = appendU32(append(c, opLocalSet), loc)
+		c = appendU32(append(c, opLocalGet), cl.v)
+		c = appendU32(append(c, opLocalGet), loc)
+		c = append(c, opSubI32)
+		c = appendU32(append(c, opLocalSet), cl.v)
+	case chunkStep:
+		m := cl.step
+		if m < 0 {
+			m = -m
+		}
+		c = cl.appendBound(c)
+		c = appendU32(append(c, opLocalGet), cl.v)
+		c = appendS32(append(c, opConstI32), int32(batch)*cl.step)
+		c = append(c, opAddI32)
+		if cl.step > 0 {
+			c = cl.appendBound(c)
+			c = appendU32(append(c, opLocalGet), cl.v)
+		} else {
+			c = appendU32(append(c, opLocalGet), cl.v)
+			c = cl.appendBound(c)
+		}
+		c = append(c, opSubI32)
+		c = appendU32(append(c, opLocalTee), loc)
+		c = append(c, opConstI32, 0x7f, opAddI32) // i32.const -1, i32.add
+		c = appendS32(append(c, opConstI32), int32(batch)*m)
+		c = append(c, 0x49) // i32.lt_u
+		if m > 1 {
+			c = appendU32(append(c, opLocalGet), loc)
+			c = appendS32(append(c, opConstI32), m-1)
+			c = append(c, 0x71, 0x45, 0x71) // i32.and, i32.eqz, i32.and
+		}
+		c = append(c, 0x1b) // select
+		c = appendU32(append(c, opLocalSet), loc)
+	}
+	return c
+}
+
+// exitTest returns the instructions placed right after the loop's end,
+// inside $yield: when the loop fell out of its end before its real end
+// (the chunk ended), they branch to the yield path, which re-enters it.
+func (cl *chunkLoop) exitTest() []byte {
+	c := appendU32([]byte{opLocalGet}, cl.v)
+	if cl.kind == chunkStep {
+		c = cl.appendBound(c)
+		c = append(c, opNeI32)
+	}
+	return append(c, opBrIf, 0x00) // br_if 0 ($yield)
+}

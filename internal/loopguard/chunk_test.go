@@ -1,0 +1,233 @@
+package loopguard_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tetratelabs/wazero"
+
+	"github.com/pybox-dev/pybox/internal/loopguard"
+)
+
+// Tests of counted innermost loops (chunk.go): batched loops whose own exit
+// test is cut into chunks of Batch iterations instead of counting in the
+// batch local. They must compute what they computed before, whatever the
+// counter's start and however it wraps, and yield and see the kill switch
+// after exactly as many iterations as a batched loop.
+
+// Functions of countedModule; every one but tick has type (i32) -> (i32).
+const (
+	cTick      = iota
+	cDown      // k = n; do { tick } while (--k != 0) (i32.sub 1); returns k
+	cDownAdd   // the same with i32.add -1
+	cUpSum     // i = 0; do { tick; s += i } while (n != ++i); returns s
+	cBytes     // i = n; do { tick } while ((i += 4) != 1000); returns i
+	cDownStep  // b = 0; i = n; do { tick } while ((i -= 2) != b); returns i
+	cBreakStep // i = 0; do { tick; if i == 5 break } while (n != ++i); returns i
+	cReadsK    // k = n; do { tick; s += k } while (--k != 0): not counted
+	cBoundSet  // do { tick; n = n } while (n != ++i): the bound is written, not counted
+	cBreakDown // do { tick; if k == 5 break } while (--k != 0): a break leaves k live, not counted
+	cStep3     // i = n; do { tick } while ((i += 3) != 999): step not a power of two, not counted
+	cContinue  // s = n; do { tick; if (--s > 0) continue } while (n != ++i): two back edges, not counted
+	cResult    // a loop with a result (the count): not counted
+	cFuncs
+)
+
+// countedModule builds the functions above; tick counts loop bodies in
+// mem[0], as in shapesModule.
+func countedModule() []byte {
+	tick := body(nil, i32Const(0), i32Const(0), op(opI32Load, memarg(2, 0)), i32Const(1), i32Add, op(opI32Store, memarg(2, 0)), end)
+	inc := func(i uint32, s int32) []byte { return cat(localGet(i), i32Const(s), i32Add, localTee(i)) }
+	eq := []byte{0x46}
+	loc := [][2]byte{{3, i32}} // locals 1, 2, 3
+	bodies := [cFuncs][]byte{
+		cTick:    tick,
+		cDown:    body(nil, loop(empty), call(cTick), decr(0), brIf(0), end, localGet(0), end),
+		cDownAdd: body(nil, loop(empty), call(cTick), localGet(0), i32Const(-1), i32Add, localTee(0), brIf(0), end, localGet(0), end),
+		cUpSum: body(loc, loop(empty), call(cTick),
+			localGet(2), localGet(1), i32Add, localSet(2),
+			localGet(0), inc(1, 1), i32Ne, brIf(0), end, localGet(2), end),
+		cBytes:    body(nil, loop(empty), call(cTick), inc(0, 4), i32Const(1000), i32Ne, brIf(0), end, localGet(0), end),
+		cDownStep: body(loc, i32Const(0), localSet(1), loop(empty), call(cTick), inc(0, -2), localGet(1), i32Ne, brIf(0), end, localGet(0), end),
+		cBreakStep: body(loc, block(empty), loop(empty), call(cTick),
+			localGet(1), i32Const(5), eq, brIf(1),
+			localGet(0), inc(1, 1), i32Ne, brIf(0), end, end, localGet(1), end),
+		cReadsK: body(loc, loop(empty), call(cTick),
+			localGet(1), localGet(0), i32Add, localSet(1),
+			decr(0), brIf(0), end, localGet(1), end),
+		cBoundSet: body(loc, loop(empty), call(cTick),
+			localGet(0), localSet(0),
+			localGet(0), inc(1, 1), i32Ne, brIf(0), end, localGet(1), end),
+		cBreakDown: body(nil, block(empty), loop(empty), call(cTick),
+			localGet(0), i32Const(5), eq, brIf(1),
+			decr(0), brIf(0), end, end, localGet(0), end),
+		cStep3: body(nil, loop(empty), call(cTick), inc(0, 3), i32Const(999), i32Ne, brIf(0), end, localGet(0), end),
+		cContinue: body(loc, localGet(0), localSet(3), loop(empty), call(cTick),
+			decr(3), i32Const(0), i32GtS, brIf(0),
+			localGet(0), inc(1, 1), i32Ne, brIf(0), end, localGet(1), end),
+		cResult: body(nil, loop(i32), call(cTick), localGet(0), decr(0), brIf(0), end, end),
+	}
+	names := [cFuncs]string{"tick", "down", "downAdd", "upSum", "bytes", "downStep", "breakStep", "readsK", "boundSet", "breakDown", "step3", "continue", "result"}
+	var exports, funcs [][]byte
+	for i, n := range names {
+		exports = append(exports, exportEntry(n, kindFunc, uint32(i)))
+		if i == cTick {
+			funcs = append(funcs, u32(tVoid))
+		} else {
+			funcs = append(funcs, u32(tI32I32))
+		}
+	}
+	exports = append(exports, exportEntry("mem", kindMemory, 0))
+	return module(
+		section(secType, vec(
+			funcType([]byte{i32}, nil),
+			funcType(nil, nil),
+			funcType([]byte{i32, i32}, []byte{i32, i32}),
+			funcType([]byte{i32}, []byte{i32}))),
+		section(secFunction, vec(funcs...)),
+		section(secMemory, vec([]byte{0x00, 0x01})),
+		section(secExport, vec(exports...)),
+		section(secCode, vec(bodies[:]...)),
+	)
+}
+
+// TestChunkedLoopsCompute runs every function of countedModule, guarded and
+// not, and compares the results and the number of loop bodies run.
+func TestChunkedLoopsCompute(t *testing.T) {
+	plain := countedModule()
+	out, st := mustInstrument(t, plain, batchOpts())
+	// down, downAdd, upSum, bytes, downStep, breakStep are counted; all
+	// twelve loops are innermost and batched.
+	if st.BatchedLoops != 12 || st.ChunkedLoops != 6 {
+		t.Fatalf("stats %+v, want 12 loops batched, 6 of them chunked", st)
+	}
+	ctx, r := newEHRuntime(t)
+	ref := instantiate(t, ctx, r, plain, "plain")
+	guarded := instantiate(t, ctx, r, out, "guarded")
+	tests := []struct {
+		fn   string
+		args []int32
+	}{
+		// Around the batch size, and past it several times.
+		{"down", []int32{1, 2, 63, 64, 65, 127, 128, 129, 1000, 4097}},
+		{"downAdd", []int32{1, 64, 65, 200}},
+		{"upSum", []int32{1, 2, 63, 64, 65, 640, 641, 3000}},
+		// From below 1000, from below 0 (i wraps through zero), and from
+		// 1000-4k for k near the batch size.
+		{"bytes", []int32{996, 992, 0, -24, 1000 - 4*64, 1000 - 4*65, 1000 - 4*129, -4000}},
+		{"downStep", []int32{2, 4, 126, 128, 130, 256, 258, 10000}},
+		{"breakStep", []int32{1, 3, 5, 6, 7, 64, 65, 100}},
+		{"readsK", []int32{1, 64, 65, 300}},
+		{"boundSet", []int32{1, 64, 65, 300}},
+		{"breakDown", []int32{1, 4, 5, 6, 64, 65, 300}},
+		{"step3", []int32{996, 0, 999 - 3*64, 999 - 3*65, 999 - 3*300}},
+		{"continue", []int32{1, 64, 65, 300}},
+		{"result", []int32{1, 64, 65, 300}},
+	}
+	for _, tc := range tests {
+		for _, n := range tc.args {
+			before := [2]uint32{ticks(t, ref), ticks(t, guarded)}
+			want, err := invoke(t, ctx, ref, tc.fn, uint64(uint32(n)))
+			if err != nil {
+				t.Fatalf("plain %s(%d): %v", tc.fn, n, err)
+			}
+			got, err := invoke(t, ctx, guarded, tc.fn, uint64(uint32(n)))
+			if err != nil {
+				t.Fatalf("guarded %s(%d): %v", tc.fn, n, err)
+			}
+			bodies := [2]uint32{ticks(t, ref) - before[0], ticks(t, guarded) - before[1]}
+			if got[0] != want[0] || bodies[0] != bodies[1] {
+				t.Errorf("%s(%d) = %d after %d loop bodies, want %d after %d", tc.fn, n, int32(got[0]), bodies[1], int32(want[0]), bodies[0])
+			}
+		}
+	}
+}
+
+// TestChunkedLoopsKill spins each counted loop with the kill switch set,
+// including counts no chunk can finish (down from 0 runs 2^32 iterations;
+// bytes from 2 and downStep from an odd number never meet their bound and
+// run for ever): each must trap after the same number of loop bodies as a
+// batched loop, ceil(YieldEvery/Batch) full chunks.
+func TestChunkedLoopsKill(t *testing.T) {
+	out, _ := mustInstrument(t, countedModule(), batchOpts())
+	ctx, r := newEHRuntime(t)
+	cm, err := r.CompileModule(ctx, out)
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	const want = 16 * batchSize // 1000/64 rounded up
+	for _, tc := range []struct {
+		fn string
+		n  int32
+	}{
+		{"down", 0}, {"down", 1 << 30}, {"downAdd", 0}, {"upSum", 0}, {"upSum", 1 << 30},
+		{"bytes", 2}, {"bytes", 1004}, {"downStep", 7}, {"downStep", 1 << 30},
+		{"readsK", 0}, {"step3", 1000}, {"continue", 0},
+	} {
+		mod, err := r.InstantiateModule(ctx, cm, wazero.NewModuleConfig().WithName(""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		killSwitch(t, mod).Set(1)
+		_, err = invoke(t, ctx, mod, tc.fn, uint64(uint32(tc.n)))
+		if err == nil || !strings.Contains(err.Error(), "unreachable") {
+			t.Errorf("%s(%d) = %v, want an unreachable trap", tc.fn, tc.n, err)
+		} else if got := ticks(t, mod); got != want {
+			t.Errorf("%s(%d) trapped after %d loop bodies, want %d", tc.fn, tc.n, got, want)
+		}
+		mod.Close(ctx)
+	}
+	// A spinning counted loop is killed from another goroutine while
+	// garbage collections run, as the batched ones are.
+	opts := batchOpts()
+	opts.YieldEvery = 16384
+	out, _ = mustInstrument(t, countedModule(), opts)
+	cm, err = r.CompileModule(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	killOne(t, ctx, r, cm, "down/chunked", "down")
+}
+
+// TestChunkedLoopsInsertedCode pins the code of a counted loop of each kind.
+func TestChunkedLoopsInsertedCode(t *testing.T) {
+	out, _ := mustInstrument(t, countedModule(), batchOpts())
+	const ctr, kill = 1, 0       // globals: kill 0, countdown 1
+	yieldPath := cat(br(2), end, // to $exit; end of $yield
+		globalGet(ctr), i32Const(batchSize), i32Sub, globalSet(ctr),
+		globalGet(ctr), i32Const(0), []byte{0x4c}, []byte{0x04, empty}, // i32.le_s, if
+		i32Const(batchYield), globalSet(ctr), i32Const(0), []byte{0x40, 0x00, 0x1a},
+		globalGet(kill), []byte{0x04, empty}, unreachable, end,
+		end,
+		br(0), end, end) // to $outer; end of $outer, of $exit
+	ltU := []byte{0x49}
+	// down(n): count local 1.
+	down := cat(vec(cat(u32(1), []byte{i32})),
+		block(empty), loop(empty),
+		localGet(0), i32Const(batchSize), localGet(0), i32Const(-1), i32Add, i32Const(batchSize), ltU, selectOp, localSet(1),
+		localGet(0), localGet(1), i32Sub, localSet(0),
+		block(empty), loop(empty), call(cTick), localGet(1), i32Const(1), i32Sub, localTee(1), brIf(0), end,
+		localGet(0), brIf(0), yieldPath,
+		localGet(0), end)
+	// downStep(n): locals 1-3, count local 4, bound local 1, step -2.
+	downStep := cat(vec(cat(u32(3), []byte{i32}), cat(u32(1), []byte{i32})),
+		i32Const(0), localSet(1),
+		block(empty), loop(empty),
+		localGet(1), localGet(0), i32Const(-2*batchSize), i32Add,
+		localGet(0), localGet(1), i32Sub, localTee(4), i32Const(-1), i32Add, i32Const(2*batchSize), ltU,
+		localGet(4), i32Const(1), i32And, []byte{0x45}, i32And, selectOp, localSet(4),
+		block(empty), loop(empty), call(cTick), localGet(0), i32Const(-2), i32Add, localTee(0), localGet(4), i32Ne, brIf(0), end,
+		localGet(0), localGet(1), i32Ne, brIf(0), yieldPath,
+		localGet(0), end)
+	for name, want := range map[string][]byte{"down": down, "downStep": downStep} {
+		if !strings.Contains(string(out), string(cat(u32(uint32(len(want))), want))) {
+			t.Errorf("instrumented module lacks %s's body % x", name, want)
+		}
+	}
+	// Without Batch, counted loops are outlined on the global like any
+	// other.
+	_, st := mustInstrument(t, countedModule(), loopguard.Options{YieldEvery: batchYield, Outline: true})
+	if st.ChunkedLoops != 0 || st.BatchedLoops != 0 {
+		t.Fatalf("without Batch: stats %+v, want no loop batched or chunked", st)
+	}
+}
