@@ -12,7 +12,9 @@ package loopguard
 //
 //	local.get $n  local.get $i  i32.const s  i32.add  local.tee $i  i32.ne  br_if 0
 //
-// (up or down to a bound that does not change in the loop). Such a loop
+// (up or down to a bound that does not change in the loop; also with the
+// bound after the increment, and with i32.lt_u, i32.lt_s for s > 0 and
+// i32.gt_u, i32.gt_s for s < 0). Such a loop
 // can be cut into chunks of Batch iterations by its own counter: on entry,
 // the count local is set to where this chunk ends, the loop's exit test
 // compares with it instead, and when the loop falls out of its end the tail
@@ -27,7 +29,7 @@ package loopguard
 // Kinds of counted loops.
 const (
 	chunkDown = iota + 1 // $k counts down to zero, read and written only by the exit test
-	chunkStep            // $i steps by a power of two towards a bound it must equal
+	chunkStep            // $i steps by s towards a bound it must equal (ne) or pass (lt, gt)
 )
 
 // chunkLoop describes a counted innermost loop recognised by loopScan.
@@ -40,7 +42,10 @@ type chunkLoop struct {
 	bound      uint32
 	boundConst bool
 	boundVal   int32
-	step       int32 // chunkStep: the increment, ±2^j
+	step       int32 // chunkStep: the increment (±2^j for ne)
+	// cmp is chunkStep's test with $i first: i32.ne, i32.lt_u or i32.lt_s
+	// (step > 0), i32.gt_u or i32.gt_s (step < 0).
+	cmp byte
 }
 
 // scanInstr is one instruction seen in a scanned loop body.
@@ -120,6 +125,14 @@ const (
 	opLocalTee = 0x22
 	opConstI32 = 0x41
 	opNeI32    = 0x47
+	opLtSI32   = 0x48
+	opLtUI32   = 0x49
+	opGtSI32   = 0x4a
+	opGtUI32   = 0x4b
+	opLeSI32   = 0x4c
+	opLeUI32   = 0x4d
+	opGeSI32   = 0x4e
+	opGeUI32   = 0x4f
 	opAddI32   = 0x6a
 	opSubI32   = 0x6b
 	opBrIf     = 0x0d
@@ -154,13 +167,22 @@ func (s *loopScan) match(batch uint32) (chunkLoop, []point, bool) {
 	}
 	// [N] local.get $i i32.const s i32.add local.tee $i i32.ne br_if 0, or
 	// local.get $i i32.const s i32.add local.tee $i [N] i32.ne br_if 0,
-	// where [N] is local.get $n or i32.const N.
-	if s.n < 7 || get(1).op != opNeI32 {
+	// where [N] is local.get $n or i32.const N, and i32.ne may also be a
+	// signed or unsigned less-than or greater-than.
+	cmp := get(1).op
+	if s.n < 7 || (cmp != opNeI32 && (cmp < opLtSI32 || cmp > opGtUI32)) {
 		return chunkLoop{}, nil, false
 	}
 	var g, c, a, t, b scanInstr
 	if get(2).op == opLocalTee {
 		b, g, c, a, t = get(6), get(5), get(4), get(3), get(2)
+		// N < i' is i' > N: the test with $i first.
+		switch cmp {
+		case opLtSI32, opLtUI32:
+			cmp += 2
+		case opGtSI32, opGtUI32:
+			cmp -= 2
+		}
 	} else {
 		g, c, a, t, b = get(6), get(5), get(4), get(3), get(2)
 	}
@@ -172,10 +194,24 @@ func (s *loopScan) match(batch uint32) (chunkLoop, []point, bool) {
 	if m < 0 {
 		m = -m
 	}
-	if m == 0 || m&(m-1) != 0 || uint64(m)*uint64(batch) >= 1<<31 {
+	if m == 0 || uint64(m)*uint64(batch) >= 1<<31 {
 		return chunkLoop{}, nil, false
 	}
-	cl := chunkLoop{kind: chunkStep, v: uint32(g.imm), step: int32(step)}
+	switch cmp {
+	case opNeI32:
+		if m&(m-1) != 0 {
+			return chunkLoop{}, nil, false
+		}
+	case opLtSI32, opLtUI32:
+		if step < 0 {
+			return chunkLoop{}, nil, false
+		}
+	default: // greater-than
+		if step > 0 {
+			return chunkLoop{}, nil, false
+		}
+	}
+	cl := chunkLoop{kind: chunkStep, v: uint32(g.imm), step: int32(step), cmp: cmp}
 	if _, w := s.uses(cl.v); w != 1 {
 		return chunkLoop{}, nil, false
 	}
@@ -203,64 +239,113 @@ func (cl *chunkLoop) appendBound(c []byte) []byte {
 
 // init returns the instructions that start a chunk, in place of a batched
 // loop's init (at the top of $outer, before $yield), with loc the count
-// local. chunkDown:
+// local. The common case, a visit that ends within one chunk, is tested
+// first and costs a subtraction, a comparison and a branch; the rest runs
+// only when a chunk is not the last.
 //
-//	c = (k-1) <u batch ? k : batch   ;; k = 0 means 2^32 iterations
-//	k = k - c
+// chunkDown (k = 0 means 2^32 iterations):
 //
-// and the loop counts c down instead of k. chunkStep, with m = |s|:
+//	if k-1 <u batch { c = k; k = 0 } else { c = batch; k -= batch }
+//
+// and the loop counts c down instead of k.
+//
+// chunkStep with i32.ne, s = ±m:
 //
 //	d = s > 0 ? n - i : i - n
-//	c = (d-1 <u batch*m && d%m == 0) ? n : i + batch*s
+//	c = d-1 <u batch*m && d%m == 0 ? n : i + batch*s
 //
 // The loop reaches n after d/m iterations when m divides d (and never
 // otherwise), and reaches i + batch*s after exactly batch iterations and
 // not before; so the chunk ends at c, after at most batch iterations.
+//
+// chunkStep with a less-than test (s = m > 0), in the test's signedness:
+//
+//	c = n-i-1 <u batch*m && (m == 1 || n <= MAX+1-m) ? n
+//	  : i < n ? i + batch*m
+//	  : MIN
+//
+// c = n is the loop's own test, chosen when it ends the visit within batch
+// iterations: i reaches n after at most batch steps and stops there, since
+// a step from below n cannot wrap past the top. Otherwise, from below n,
+// i + batch*m is reached after exactly batch steps, all below n (if the
+// sum wraps, the loop leaves early, at a point where its own test still
+// holds). From at or above n the test with MIN fails after one iteration.
+// In every case the chunk's test holds only where the loop's does, so the
+// tail, which applies the loop's own test, decides whether to go on.
+// Greater-than is the mirror image.
 func (cl *chunkLoop) init(loc, batch uint32) []byte {
 	var c []byte
-	switch cl.kind {
-	case chunkDown:
-		c = appendU32(append(c, opLocalGet), cl.v)
-		c = appendS32(append(c, opConstI32), int32(batch))
-		c = appendU32(append(c, opLocalGet), cl.v)
-		c = append(c, opConstI32, 0x7f, opAddI32) // i32.const -1, i32.add
-		c = appendS32(append(c, opConstI32), int32(batch))
-		c = append(c, 0x49, 0x1b) // i32.lt_u, select
-		c = appendU32(append(c, opLocalSet), loc)
-		c = appendU32(append(c, opLocalGet), cl.v)
-		c = appendU32(append(c, opLocalGet), loc)
-		c = append(c, opSubI32)
+	getV := func(c []byte) []byte { return appendU32(append(c, opLocalGet), cl.v) }
+	setC := func(c []byte) []byte { return appendU32(append(c, opLocalSet), loc) }
+	konst := func(c []byte, v int32) []byte { return appendS32(append(c, opConstI32), v) }
+	ifI32, ifEmpty, els, end := []byte{0x04, 0x7f}, []byte{0x04, 0x40}, byte(0x05), byte(0x0b)
+	if cl.kind == chunkDown {
+		c = getV(c)
+		c = konst(append(konst(c, -1), opAddI32), int32(batch))
+		c = append(c, opLtUI32)
+		c = append(c, ifEmpty...)
+		c = setC(getV(c))
+		c = appendU32(append(konst(c, 0), opLocalSet), cl.v)
+		c = append(c, els)
+		c = setC(konst(c, int32(batch)))
+		c = append(konst(getV(c), int32(batch)), opSubI32)
 		c = appendU32(append(c, opLocalSet), cl.v)
-	case chunkStep:
-		m := cl.step
-		if m < 0 {
-			m = -m
-		}
-		c = cl.appendBound(c)
-		c = appendU32(append(c, opLocalGet), cl.v)
-		c = appendS32(append(c, opConstI32), int32(batch)*cl.step)
-		c = append(c, opAddI32)
-		if cl.step > 0 {
-			c = cl.appendBound(c)
-			c = appendU32(append(c, opLocalGet), cl.v)
-		} else {
-			c = appendU32(append(c, opLocalGet), cl.v)
-			c = cl.appendBound(c)
-		}
-		c = append(c, opSubI32)
-		c = appendU32(append(c, opLocalTee), loc)
-		c = append(c, opConstI32, 0x7f, opAddI32) // i32.const -1, i32.add
-		c = appendS32(append(c, opConstI32), int32(batch)*m)
-		c = append(c, 0x49) // i32.lt_u
-		if m > 1 {
-			c = appendU32(append(c, opLocalGet), loc)
-			c = appendS32(append(c, opConstI32), m-1)
-			c = append(c, 0x71, 0x45, 0x71) // i32.and, i32.eqz, i32.and
-		}
-		c = append(c, 0x1b) // select
-		c = appendU32(append(c, opLocalSet), loc)
+		return append(c, end)
 	}
-	return c
+	m := cl.step
+	if m < 0 {
+		m = -m
+	}
+	up := cl.step > 0
+	span := int32(batch) * m
+	// d = distance from i to n in the direction of the step.
+	if up {
+		c = append(getV(cl.appendBound(c)), opSubI32)
+	} else {
+		c = append(cl.appendBound(getV(c)), opSubI32)
+	}
+	if cl.cmp == opNeI32 && m > 1 {
+		c = appendU32(append(c, opLocalTee), loc)
+	}
+	c = append(konst(append(konst(c, -1), opAddI32), span), opLtUI32)
+	if m > 1 {
+		switch cl.cmp {
+		case opNeI32: // d%m == 0
+			c = appendU32(append(c, opLocalGet), loc)
+			c = append(konst(c, m-1), 0x71, 0x45) // i32.and, i32.eqz
+		case opLtUI32: // n <=u 2^32-m
+			c = append(konst(cl.appendBound(c), -m), opLeUI32)
+		case opLtSI32: // n <=s 2^31-m
+			c = append(konst(cl.appendBound(c), int32(1<<31-int64(m))), opLeSI32)
+		case opGtUI32: // n >=u m
+			c = append(konst(cl.appendBound(c), m), opGeUI32)
+		case opGtSI32: // n >=s -2^31+m
+			c = append(konst(cl.appendBound(c), -1<<31+m), opGeSI32)
+		}
+		c = append(c, 0x71) // i32.and
+	}
+	c = append(c, ifI32...)
+	c = cl.appendBound(c)
+	c = append(c, els)
+	// i + batch*s, the end of a full chunk.
+	c = append(konst(getV(c), int32(batch)*cl.step), opAddI32)
+	if cl.cmp != opNeI32 {
+		var fail int32
+		switch cl.cmp {
+		case opLtSI32:
+			fail = -1 << 31
+		case opLtUI32:
+			fail = 0
+		case opGtSI32:
+			fail = 1<<31 - 1
+		case opGtUI32:
+			fail = -1
+		}
+		c = konst(c, fail)
+		c = append(cl.appendBound(getV(c)), cl.cmp, 0x1b) // i < n (or >), select
+	}
+	c = append(c, end)
+	return setC(c)
 }
 
 // exitTest returns the instructions placed right after the loop's end,
@@ -270,7 +355,7 @@ func (cl *chunkLoop) exitTest() []byte {
 	c := appendU32([]byte{opLocalGet}, cl.v)
 	if cl.kind == chunkStep {
 		c = cl.appendBound(c)
-		c = append(c, opNeI32)
+		c = append(c, cl.cmp)
 	}
 	return append(c, opBrIf, 0x00) // br_if 0 ($yield)
 }

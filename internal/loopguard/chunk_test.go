@@ -30,6 +30,12 @@ const (
 	cStep3     // i = n; do { tick } while ((i += 3) != 999): step not a power of two, not counted
 	cContinue  // s = n; do { tick; if (--s > 0) continue } while (n != ++i): two back edges, not counted
 	cResult    // a loop with a result (the count): not counted
+	cLtU       // i = n; do { tick } while ((i += 4) <u 1000); returns i
+	cGtS       // k = n; do { tick } while (--k >s 0); returns k
+	cMirror    // i = 0; do { tick; s += i } while (n >s ++i) (bound first); returns s
+	cLtUTop    // i = n; do { tick } while ((i += 4) <u 0xfffffffe): the step may wrap past the bound
+	cGtUDown   // b = 100; i = n; do { tick } while ((i -= 8) >u b); returns i
+	cWrongDir  // i = n; do { tick } while (--i <u 1000): a step away from the bound, not counted
 	cFuncs
 )
 
@@ -38,7 +44,7 @@ const (
 func countedModule() []byte {
 	tick := body(nil, i32Const(0), i32Const(0), op(opI32Load, memarg(2, 0)), i32Const(1), i32Add, op(opI32Store, memarg(2, 0)), end)
 	inc := func(i uint32, s int32) []byte { return cat(localGet(i), i32Const(s), i32Add, localTee(i)) }
-	eq := []byte{0x46}
+	eq, ltU, gtU := []byte{0x46}, []byte{0x49}, []byte{0x4b}
 	loc := [][2]byte{{3, i32}} // locals 1, 2, 3
 	bodies := [cFuncs][]byte{
 		cTick:    tick,
@@ -66,8 +72,17 @@ func countedModule() []byte {
 			decr(3), i32Const(0), i32GtS, brIf(0),
 			localGet(0), inc(1, 1), i32Ne, brIf(0), end, localGet(1), end),
 		cResult: body(nil, loop(i32), call(cTick), localGet(0), decr(0), brIf(0), end, end),
+		cLtU:    body(nil, loop(empty), call(cTick), inc(0, 4), i32Const(1000), ltU, brIf(0), end, localGet(0), end),
+		cGtS:    body(nil, loop(empty), call(cTick), inc(0, -1), i32Const(0), i32GtS, brIf(0), end, localGet(0), end),
+		cMirror: body(loc, loop(empty), call(cTick),
+			localGet(2), localGet(1), i32Add, localSet(2),
+			localGet(0), inc(1, 1), i32GtS, brIf(0), end, localGet(2), end),
+		cLtUTop:   body(nil, loop(empty), call(cTick), inc(0, 4), i32Const(-2), ltU, brIf(0), end, localGet(0), end),
+		cGtUDown:  body(loc, i32Const(100), localSet(1), loop(empty), call(cTick), inc(0, -8), localGet(1), gtU, brIf(0), end, localGet(0), end),
+		cWrongDir: body(nil, loop(empty), call(cTick), inc(0, -1), i32Const(1000), ltU, brIf(0), end, localGet(0), end),
 	}
-	names := [cFuncs]string{"tick", "down", "downAdd", "upSum", "bytes", "downStep", "breakStep", "readsK", "boundSet", "breakDown", "step3", "continue", "result"}
+	names := [cFuncs]string{"tick", "down", "downAdd", "upSum", "bytes", "downStep", "breakStep", "readsK", "boundSet", "breakDown", "step3", "continue", "result",
+		"ltU", "gtS", "mirror", "ltUTop", "gtUDown", "wrongDir"}
 	var exports, funcs [][]byte
 	for i, n := range names {
 		exports = append(exports, exportEntry(n, kindFunc, uint32(i)))
@@ -96,10 +111,11 @@ func countedModule() []byte {
 func TestChunkedLoopsCompute(t *testing.T) {
 	plain := countedModule()
 	out, st := mustInstrument(t, plain, batchOpts())
-	// down, downAdd, upSum, bytes, downStep, breakStep are counted; all
-	// twelve loops are innermost and batched.
-	if st.BatchedLoops != 12 || st.ChunkedLoops != 6 {
-		t.Fatalf("stats %+v, want 12 loops batched, 6 of them chunked", st)
+	// down, downAdd, upSum, bytes, downStep, breakStep, ltU, gtS, mirror,
+	// ltUTop and gtUDown are counted; all 18 loops are innermost and
+	// batched.
+	if st.BatchedLoops != 18 || st.ChunkedLoops != 11 {
+		t.Fatalf("stats %+v, want 18 loops batched, 11 of them chunked", st)
 	}
 	ctx, r := newEHRuntime(t)
 	ref := instantiate(t, ctx, r, plain, "plain")
@@ -123,6 +139,16 @@ func TestChunkedLoopsCompute(t *testing.T) {
 		{"step3", []int32{996, 0, 999 - 3*64, 999 - 3*65, 999 - 3*300}},
 		{"continue", []int32{1, 64, 65, 300}},
 		{"result", []int32{1, 64, 65, 300}},
+		// From below the bound, at it, past it, and from the top of the
+		// range, where the first step wraps to 0 or 2 and the loop goes on
+		// from there.
+		{"ltU", []int32{0, 4, 996, 1000, 2000, 1000 - 4*64, 1000 - 4*65, -400, -8, -4, -2}},
+		{"gtS", []int32{1, 2, 64, 65, 100, 0, -5}},
+		{"mirror", []int32{1, 2, 64, 65, 300, 0, -3}},
+		// Too close to the top for chunks: one iteration at a time.
+		{"ltUTop", []int32{-13, -5, -101}},
+		{"gtUDown", []int32{100, 101, 108, 116, 100 + 8*64, 100 + 8*65, 100 + 8*64 + 3, 5000}},
+		{"wrongDir", []int32{1, 500, 999, 1000}},
 	}
 	for _, tc := range tests {
 		for _, n := range tc.args {
@@ -155,14 +181,25 @@ func TestChunkedLoopsKill(t *testing.T) {
 	if err != nil {
 		t.Fatalf("compile: %v", err)
 	}
-	const want = 16 * batchSize // 1000/64 rounded up
+	const full = 16 * batchSize // 1000/64 rounded up
 	for _, tc := range []struct {
-		fn string
-		n  int32
+		fn   string
+		n    int32
+		want uint32
 	}{
-		{"down", 0}, {"down", 1 << 30}, {"downAdd", 0}, {"upSum", 0}, {"upSum", 1 << 30},
-		{"bytes", 2}, {"bytes", 1004}, {"downStep", 7}, {"downStep", 1 << 30},
-		{"readsK", 0}, {"step3", 1000}, {"continue", 0},
+		{"down", 0, full}, {"down", 1 << 30, full}, {"downAdd", 0, full}, {"upSum", 0, full}, {"upSum", 1 << 30, full},
+		{"bytes", 2, full}, {"bytes", 1004, full}, {"downStep", 7, full}, {"downStep", 1 << 30, full},
+		{"readsK", 0, full}, {"step3", 1000, full}, {"continue", 0, full},
+		{"mirror", 1 << 30, full}, {"gtUDown", 1 << 30, full},
+		// From INT_MIN the first step wraps to INT_MAX: that iteration is
+		// a chunk of its own (counted as a batch), then 15 full chunks.
+		{"gtS", -1 << 31, 1 + 15*batchSize},
+		// Towards a bound too close to the top, a chunk ends early where
+		// its end would wrap: from -2000 by 4 towards 0xfffffffe, 7 full
+		// chunks (1998 > 7*256), then one iteration at a time, each
+		// counted as a batch (global 1000-7*64 = 552 lasts 9 of them): the
+		// guest yields sooner, not later.
+		{"ltUTop", 0, full}, {"ltUTop", -2000, 7*batchSize + 9},
 	} {
 		mod, err := r.InstantiateModule(ctx, cm, wazero.NewModuleConfig().WithName(""))
 		if err != nil {
@@ -172,8 +209,8 @@ func TestChunkedLoopsKill(t *testing.T) {
 		_, err = invoke(t, ctx, mod, tc.fn, uint64(uint32(tc.n)))
 		if err == nil || !strings.Contains(err.Error(), "unreachable") {
 			t.Errorf("%s(%d) = %v, want an unreachable trap", tc.fn, tc.n, err)
-		} else if got := ticks(t, mod); got != want {
-			t.Errorf("%s(%d) trapped after %d loop bodies, want %d", tc.fn, tc.n, got, want)
+		} else if got := ticks(t, mod); got != tc.want {
+			t.Errorf("%s(%d) trapped after %d loop bodies, want %d", tc.fn, tc.n, got, tc.want)
 		}
 		mod.Close(ctx)
 	}
@@ -201,11 +238,13 @@ func TestChunkedLoopsInsertedCode(t *testing.T) {
 		end,
 		br(0), end, end) // to $outer; end of $outer, of $exit
 	ltU := []byte{0x49}
+	ifEmpty, ifI32, els := []byte{0x04, empty}, []byte{0x04, i32}, []byte{0x05}
 	// down(n): count local 1.
 	down := cat(vec(cat(u32(1), []byte{i32})),
 		block(empty), loop(empty),
-		localGet(0), i32Const(batchSize), localGet(0), i32Const(-1), i32Add, i32Const(batchSize), ltU, selectOp, localSet(1),
-		localGet(0), localGet(1), i32Sub, localSet(0),
+		localGet(0), i32Const(-1), i32Add, i32Const(batchSize), ltU, ifEmpty,
+		localGet(0), localSet(1), i32Const(0), localSet(0),
+		els, i32Const(batchSize), localSet(1), localGet(0), i32Const(batchSize), i32Sub, localSet(0), end,
 		block(empty), loop(empty), call(cTick), localGet(1), i32Const(1), i32Sub, localTee(1), brIf(0), end,
 		localGet(0), brIf(0), yieldPath,
 		localGet(0), end)
@@ -213,13 +252,24 @@ func TestChunkedLoopsInsertedCode(t *testing.T) {
 	downStep := cat(vec(cat(u32(3), []byte{i32}), cat(u32(1), []byte{i32})),
 		i32Const(0), localSet(1),
 		block(empty), loop(empty),
-		localGet(1), localGet(0), i32Const(-2*batchSize), i32Add,
 		localGet(0), localGet(1), i32Sub, localTee(4), i32Const(-1), i32Add, i32Const(2*batchSize), ltU,
-		localGet(4), i32Const(1), i32And, []byte{0x45}, i32And, selectOp, localSet(4),
+		localGet(4), i32Const(1), i32And, []byte{0x45}, i32And, ifI32,
+		localGet(1), els, localGet(0), i32Const(-2*batchSize), i32Add, end, localSet(4),
 		block(empty), loop(empty), call(cTick), localGet(0), i32Const(-2), i32Add, localTee(0), localGet(4), i32Ne, brIf(0), end,
 		localGet(0), localGet(1), i32Ne, brIf(0), yieldPath,
 		localGet(0), end)
-	for name, want := range map[string][]byte{"down": down, "downStep": downStep} {
+	// ltU(n): count local 1, bound 1000, step 4.
+	leU := []byte{0x4d}
+	ltUBody := cat(vec(cat(u32(1), []byte{i32})),
+		block(empty), loop(empty),
+		i32Const(1000), localGet(0), i32Sub, i32Const(-1), i32Add, i32Const(4*batchSize), ltU,
+		i32Const(1000), i32Const(-4), leU, i32And, ifI32,
+		i32Const(1000), els, localGet(0), i32Const(4*batchSize), i32Add,
+		i32Const(0), localGet(0), i32Const(1000), ltU, selectOp, end, localSet(1),
+		block(empty), loop(empty), call(cTick), localGet(0), i32Const(4), i32Add, localTee(0), localGet(1), ltU, brIf(0), end,
+		localGet(0), i32Const(1000), ltU, brIf(0), yieldPath,
+		localGet(0), end)
+	for name, want := range map[string][]byte{"down": down, "downStep": downStep, "ltU": ltUBody} {
 		if !strings.Contains(string(out), string(cat(u32(uint32(len(want))), want))) {
 			t.Errorf("instrumented module lacks %s's body % x", name, want)
 		}
