@@ -28,7 +28,7 @@ package loopguard
 
 // Kinds of counted loops.
 const (
-	chunkDown = iota + 1 // $k counts down to zero, read and written only by the exit test
+	chunkDown = iota + 1 // $k counts down to zero by a power of two, read and written only by the exit test
 	chunkStep            // $i steps by s towards a bound it must equal (ne) or pass (lt, gt)
 )
 
@@ -42,7 +42,7 @@ type chunkLoop struct {
 	bound      uint32
 	boundConst bool
 	boundVal   int32
-	step       int32 // chunkStep: the increment (±2^j for ne)
+	step       int32 // the increment (chunkDown: -2^j; chunkStep with ne: ±2^j)
 	// cmp is chunkStep's test with $i first: i32.ne, i32.lt_u or i32.lt_s
 	// (step > 0), i32.gt_u or i32.gt_s (step < 0).
 	cmp byte
@@ -150,15 +150,21 @@ func (s *loopScan) match(batch uint32) (chunkLoop, []point, bool) {
 	if s.n < 5 || br.op != opBrIf || br.imm != 0 {
 		return chunkLoop{}, nil, false
 	}
-	// local.get $k, i32.const -1, i32.add (or i32.const 1, i32.sub),
-	// local.tee $k, br_if 0.
+	// local.get $k, i32.const -m, i32.add (or i32.const m, i32.sub),
+	// local.tee $k, br_if 0, for m a power of two.
 	if s.out == 0 {
 		g, c, a, t := get(4), get(3), get(2), get(1)
-		dec := (a.op == opAddI32 && c.op == opConstI32 && c.imm == -1) || (a.op == opSubI32 && c.op == opConstI32 && c.imm == 1)
+		m := int64(0)
+		if c.op == opConstI32 && a.op == opAddI32 {
+			m = -c.imm
+		} else if c.op == opConstI32 && a.op == opSubI32 {
+			m = c.imm
+		}
+		dec := m > 0 && m&(m-1) == 0 && uint64(m)*uint64(batch) < 1<<31
 		if g.op == opLocalGet && t.op == opLocalTee && g.imm == t.imm && dec {
 			k := uint32(g.imm)
 			if r, w := s.uses(k); r == 1 && w == 1 {
-				return chunkLoop{kind: chunkDown, v: k}, []point{
+				return chunkLoop{kind: chunkDown, v: k, step: int32(-m)}, []point{
 					{at: g.immStart, kind: pointChunkLocal, end: g.end},
 					{at: t.immStart, kind: pointChunkLocal, end: t.end},
 				}, true
@@ -243,9 +249,10 @@ func (cl *chunkLoop) appendBound(c []byte) []byte {
 // first and costs a subtraction, a comparison and a branch; the rest runs
 // only when a chunk is not the last.
 //
-// chunkDown (k = 0 means 2^32 iterations):
+// chunkDown, counting down by m (k = 0 means 2^32/m iterations; a k
+// that m does not divide never reaches zero):
 //
-//	if k-1 <u batch { c = k; k = 0 } else { c = batch; k -= batch }
+//	if k-1 <u batch*m && k%m == 0 { c = k; k = 0 } else { c = batch*m; k -= batch*m }
 //
 // and the loop counts c down instead of k.
 //
@@ -280,15 +287,20 @@ func (cl *chunkLoop) init(loc, batch uint32) []byte {
 	konst := func(c []byte, v int32) []byte { return appendS32(append(c, opConstI32), v) }
 	ifI32, ifEmpty, els, end := []byte{0x04, 0x7f}, []byte{0x04, 0x40}, byte(0x05), byte(0x0b)
 	if cl.kind == chunkDown {
+		m := -cl.step
+		span := int32(batch) * m
 		c = getV(c)
-		c = konst(append(konst(c, -1), opAddI32), int32(batch))
+		c = konst(append(konst(c, -1), opAddI32), span)
 		c = append(c, opLtUI32)
+		if m > 1 {
+			c = append(konst(getV(c), m-1), 0x71, 0x45, 0x71) // i32.and, i32.eqz, i32.and
+		}
 		c = append(c, ifEmpty...)
 		c = setC(getV(c))
 		c = appendU32(append(konst(c, 0), opLocalSet), cl.v)
 		c = append(c, els)
-		c = setC(konst(c, int32(batch)))
-		c = append(konst(getV(c), int32(batch)), opSubI32)
+		c = setC(konst(c, span))
+		c = append(konst(getV(c), span), opSubI32)
 		c = appendU32(append(c, opLocalSet), cl.v)
 		return append(c, end)
 	}

@@ -36,6 +36,9 @@ const (
 	cLtUTop    // i = n; do { tick } while ((i += 4) <u 0xfffffffe): the step may wrap past the bound
 	cGtUDown   // b = 100; i = n; do { tick } while ((i -= 8) >u b); returns i
 	cWrongDir  // i = n; do { tick } while (--i <u 1000): a step away from the bound, not counted
+	cDown2     // k = n; do { tick } while ((k += -2) != 0); returns k
+	cDown4     // k = n; do { tick } while ((k -= 4) != 0) (i32.sub 4); returns k
+	cDown3     // k = n; do { tick } while ((k -= 3) != 0): step not a power of two, not counted
 	cFuncs
 )
 
@@ -80,9 +83,12 @@ func countedModule() []byte {
 		cLtUTop:   body(nil, loop(empty), call(cTick), inc(0, 4), i32Const(-2), ltU, brIf(0), end, localGet(0), end),
 		cGtUDown:  body(loc, i32Const(100), localSet(1), loop(empty), call(cTick), inc(0, -8), localGet(1), gtU, brIf(0), end, localGet(0), end),
 		cWrongDir: body(nil, loop(empty), call(cTick), inc(0, -1), i32Const(1000), ltU, brIf(0), end, localGet(0), end),
+		cDown2:    body(nil, loop(empty), call(cTick), inc(0, -2), brIf(0), end, localGet(0), end),
+		cDown4:    body(nil, loop(empty), call(cTick), localGet(0), i32Const(4), i32Sub, localTee(0), brIf(0), end, localGet(0), end),
+		cDown3:    body(nil, loop(empty), call(cTick), localGet(0), i32Const(3), i32Sub, localTee(0), brIf(0), end, localGet(0), end),
 	}
 	names := [cFuncs]string{"tick", "down", "downAdd", "upSum", "bytes", "downStep", "breakStep", "readsK", "boundSet", "breakDown", "step3", "continue", "result",
-		"ltU", "gtS", "mirror", "ltUTop", "gtUDown", "wrongDir"}
+		"ltU", "gtS", "mirror", "ltUTop", "gtUDown", "wrongDir", "down2", "down4", "down3"}
 	var exports, funcs [][]byte
 	for i, n := range names {
 		exports = append(exports, exportEntry(n, kindFunc, uint32(i)))
@@ -112,10 +118,10 @@ func TestChunkedLoopsCompute(t *testing.T) {
 	plain := countedModule()
 	out, st := mustInstrument(t, plain, batchOpts())
 	// down, downAdd, upSum, bytes, downStep, breakStep, ltU, gtS, mirror,
-	// ltUTop and gtUDown are counted; all 18 loops are innermost and
-	// batched.
-	if st.BatchedLoops != 18 || st.ChunkedLoops != 11 {
-		t.Fatalf("stats %+v, want 18 loops batched, 11 of them chunked", st)
+	// ltUTop, gtUDown, down2 and down4 are counted; all 21 loops are
+	// innermost and batched.
+	if st.BatchedLoops != 21 || st.ChunkedLoops != 13 {
+		t.Fatalf("stats %+v, want 21 loops batched, 13 of them chunked", st)
 	}
 	ctx, r := newEHRuntime(t)
 	ref := instantiate(t, ctx, r, plain, "plain")
@@ -149,6 +155,9 @@ func TestChunkedLoopsCompute(t *testing.T) {
 		{"ltUTop", []int32{-13, -5, -101}},
 		{"gtUDown", []int32{100, 101, 108, 116, 100 + 8*64, 100 + 8*65, 100 + 8*64 + 3, 5000}},
 		{"wrongDir", []int32{1, 500, 999, 1000}},
+		{"down2", []int32{2, 4, 126, 128, 130, 256, 258, 1000}},
+		{"down4", []int32{4, 252, 256, 260, 512, 516, 4000}},
+		{"down3", []int32{3, 6, 192, 195, 300}},
 	}
 	for _, tc := range tests {
 		for _, n := range tc.args {
@@ -191,6 +200,9 @@ func TestChunkedLoopsKill(t *testing.T) {
 		{"bytes", 2, full}, {"bytes", 1004, full}, {"downStep", 7, full}, {"downStep", 1 << 30, full},
 		{"readsK", 0, full}, {"step3", 1000, full}, {"continue", 0, full},
 		{"mirror", 1 << 30, full}, {"gtUDown", 1 << 30, full},
+		// Down by 2 from 0 is 2^31 iterations; from an odd number, and
+		// down by 4 from 6, zero is never reached.
+		{"down2", 0, full}, {"down2", 7, full}, {"down4", 6, full}, {"down4", 1 << 30, full},
 		// From INT_MIN the first step wraps to INT_MAX: that iteration is
 		// a chunk of its own (counted as a batch), then 15 full chunks.
 		{"gtS", -1 << 31, 1 + 15*batchSize},
