@@ -46,6 +46,10 @@ type chunkLoop struct {
 	// cmp is chunkStep's test with $i first: i32.ne, i32.lt_u or i32.lt_s
 	// (step > 0), i32.gt_u or i32.gt_s (step < 0).
 	cmp byte
+	// brTail is set when the loop's body ends with br_if 0 and then a
+	// branch out of the loop (chunkStep only): the tail test goes before
+	// that branch (a pointChunkExit) instead of after the loop's end.
+	brTail bool
 }
 
 // scanInstr is one instruction seen in a scanned loop body.
@@ -136,6 +140,7 @@ const (
 	opAddI32   = 0x6a
 	opSubI32   = 0x6b
 	opBrIf     = 0x0d
+	opBr       = 0x0c
 )
 
 // match tells whether the scanned loop, whose end has just been reached,
@@ -145,14 +150,21 @@ func (s *loopScan) match(batch uint32) (chunkLoop, []point, bool) {
 	if !s.active || s.cont != 1 || batch == 0 {
 		return chunkLoop{}, nil, false
 	}
-	get := func(k int) scanInstr { in, _ := s.last(k); return in }
+	// A loop may also end with the exit test followed by a branch out of
+	// it (br_if 0, br N): the branch is then the loop's exit, and the
+	// chunk's tail test goes just before it.
+	skip := 0
+	if last := scanAt(s, 0); last.op == opBr && last.imm >= 1 && scanAt(s, 1).op == opBrIf {
+		skip = 1
+	}
+	get := func(k int) scanInstr { return scanAt(s, k+skip) }
 	br := get(0)
-	if s.n < 5 || br.op != opBrIf || br.imm != 0 {
+	if s.n < 5+skip || br.op != opBrIf || br.imm != 0 {
 		return chunkLoop{}, nil, false
 	}
 	// local.get $k, i32.const -m, i32.add (or i32.const m, i32.sub),
 	// local.tee $k, br_if 0, for m a power of two.
-	if s.out == 0 {
+	if s.out == 0 && skip == 0 {
 		g, c, a, t := get(4), get(3), get(2), get(1)
 		m := int64(0)
 		if c.op == opConstI32 && a.op == opAddI32 {
@@ -176,7 +188,7 @@ func (s *loopScan) match(batch uint32) (chunkLoop, []point, bool) {
 	// where [N] is local.get $n or i32.const N, and i32.ne may also be a
 	// signed or unsigned less-than or greater-than.
 	cmp := get(1).op
-	if s.n < 7 || (cmp != opNeI32 && (cmp < opLtSI32 || cmp > opGtUI32)) {
+	if s.n < 7+skip || (cmp != opNeI32 && (cmp < opLtSI32 || cmp > opGtUI32)) {
 		return chunkLoop{}, nil, false
 	}
 	var g, c, a, t, b scanInstr
@@ -217,7 +229,7 @@ func (s *loopScan) match(batch uint32) (chunkLoop, []point, bool) {
 			return chunkLoop{}, nil, false
 		}
 	}
-	cl := chunkLoop{kind: chunkStep, v: uint32(g.imm), step: int32(step), cmp: cmp}
+	cl := chunkLoop{kind: chunkStep, v: uint32(g.imm), step: int32(step), cmp: cmp, brTail: skip == 1}
 	if _, w := s.uses(cl.v); w != 1 {
 		return chunkLoop{}, nil, false
 	}
@@ -232,7 +244,18 @@ func (s *loopScan) match(batch uint32) (chunkLoop, []point, bool) {
 	default:
 		return chunkLoop{}, nil, false
 	}
-	return cl, []point{{at: b.at, kind: pointChunkBound, end: b.end}}, true
+	repl := []point{{at: b.at, kind: pointChunkBound, end: b.end}}
+	if cl.brTail {
+		repl = append(repl, point{at: scanAt(s, 0).at, kind: pointChunkExit})
+	}
+	return cl, repl, true
+}
+
+// scanAt returns the instruction k places before the most recent one seen
+// by s (0: the most recent), or a zero instruction.
+func scanAt(s *loopScan, k int) scanInstr {
+	in, _ := s.last(k)
+	return in
 }
 
 // appendBound appends the instruction that pushes the loop's bound.
@@ -361,13 +384,15 @@ func (cl *chunkLoop) init(loc, batch uint32) []byte {
 }
 
 // exitTest returns the instructions placed right after the loop's end,
-// inside $yield: when the loop fell out of its end before its real end
-// (the chunk ended), they branch to the yield path, which re-enters it.
-func (cl *chunkLoop) exitTest() []byte {
+// inside $yield, or (brTail) before the branch that ends the loop's body,
+// inside the loop: when the loop left before its real end (the chunk
+// ended), they branch to the yield path, which re-enters it. label is the
+// depth of $yield from where they are.
+func (cl *chunkLoop) exitTest(label byte) []byte {
 	c := appendU32([]byte{opLocalGet}, cl.v)
 	if cl.kind == chunkStep {
 		c = cl.appendBound(c)
 		c = append(c, cl.cmp)
 	}
-	return append(c, opBrIf, 0x00) // br_if 0 ($yield)
+	return append(c, opBrIf, label) // br_if $yield
 }

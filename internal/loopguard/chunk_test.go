@@ -39,6 +39,9 @@ const (
 	cDown2     // k = n; do { tick } while ((k += -2) != 0); returns k
 	cDown4     // k = n; do { tick } while ((k -= 4) != 0) (i32.sub 4); returns k
 	cDown3     // k = n; do { tick } while ((k -= 3) != 0): step not a power of two, not counted
+	cTailNe    // i = 0; do { tick; if (n != ++i) continue; break } (br_if 0, br out); returns i
+	cTailLtU   // i = 0; do { tick; if (++i <u n) continue; break }; returns i
+	cTailDown  // do { tick; if (--k != 0) continue; break }: leaves by a branch, not counted
 	cFuncs
 )
 
@@ -86,9 +89,20 @@ func countedModule() []byte {
 		cDown2:    body(nil, loop(empty), call(cTick), inc(0, -2), brIf(0), end, localGet(0), end),
 		cDown4:    body(nil, loop(empty), call(cTick), localGet(0), i32Const(4), i32Sub, localTee(0), brIf(0), end, localGet(0), end),
 		cDown3:    body(nil, loop(empty), call(cTick), localGet(0), i32Const(3), i32Sub, localTee(0), brIf(0), end, localGet(0), end),
+		// After the loop, inside the block, code only a fall-through out
+		// of the loop would run (the loops leave by br 1).
+		cTailNe: body(loc, block(empty), loop(empty), call(cTick),
+			localGet(0), inc(1, 1), i32Ne, brIf(0), br(1), end,
+			i32Const(999), localSet(1), end, localGet(1), end),
+		cTailLtU: body(loc, block(empty), loop(empty), call(cTick),
+			inc(1, 1), localGet(0), ltU, brIf(0), br(1), end,
+			i32Const(999), localSet(1), end, localGet(1), end),
+		cTailDown: body(nil, block(empty), loop(empty), call(cTick),
+			decr(0), brIf(0), br(1), end,
+			i32Const(999), localSet(0), end, localGet(0), end),
 	}
 	names := [cFuncs]string{"tick", "down", "downAdd", "upSum", "bytes", "downStep", "breakStep", "readsK", "boundSet", "breakDown", "step3", "continue", "result",
-		"ltU", "gtS", "mirror", "ltUTop", "gtUDown", "wrongDir", "down2", "down4", "down3"}
+		"ltU", "gtS", "mirror", "ltUTop", "gtUDown", "wrongDir", "down2", "down4", "down3", "tailNe", "tailLtU", "tailDown"}
 	var exports, funcs [][]byte
 	for i, n := range names {
 		exports = append(exports, exportEntry(n, kindFunc, uint32(i)))
@@ -118,10 +132,10 @@ func TestChunkedLoopsCompute(t *testing.T) {
 	plain := countedModule()
 	out, st := mustInstrument(t, plain, batchOpts())
 	// down, downAdd, upSum, bytes, downStep, breakStep, ltU, gtS, mirror,
-	// ltUTop, gtUDown, down2 and down4 are counted; all 21 loops are
-	// innermost and batched.
-	if st.BatchedLoops != 21 || st.ChunkedLoops != 13 {
-		t.Fatalf("stats %+v, want 21 loops batched, 13 of them chunked", st)
+	// ltUTop, gtUDown, down2, down4, tailNe and tailLtU are counted; all
+	// 24 loops are innermost and batched.
+	if st.BatchedLoops != 24 || st.ChunkedLoops != 15 {
+		t.Fatalf("stats %+v, want 24 loops batched, 15 of them chunked", st)
 	}
 	ctx, r := newEHRuntime(t)
 	ref := instantiate(t, ctx, r, plain, "plain")
@@ -158,6 +172,9 @@ func TestChunkedLoopsCompute(t *testing.T) {
 		{"down2", []int32{2, 4, 126, 128, 130, 256, 258, 1000}},
 		{"down4", []int32{4, 252, 256, 260, 512, 516, 4000}},
 		{"down3", []int32{3, 6, 192, 195, 300}},
+		{"tailNe", []int32{1, 2, 64, 65, 130, 1000}},
+		{"tailLtU", []int32{0, 1, 2, 64, 65, 129, 1000}},
+		{"tailDown", []int32{1, 64, 65, 100}},
 	}
 	for _, tc := range tests {
 		for _, n := range tc.args {
@@ -203,6 +220,7 @@ func TestChunkedLoopsKill(t *testing.T) {
 		// Down by 2 from 0 is 2^31 iterations; from an odd number, and
 		// down by 4 from 6, zero is never reached.
 		{"down2", 0, full}, {"down2", 7, full}, {"down4", 6, full}, {"down4", 1 << 30, full},
+		{"tailNe", 0, full}, {"tailLtU", 1 << 30, full}, {"tailDown", 0, full},
 		// From INT_MIN the first step wraps to INT_MAX: that iteration is
 		// a chunk of its own (counted as a batch), then 15 full chunks.
 		{"gtS", -1 << 31, 1 + 15*batchSize},

@@ -833,10 +833,12 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 					case pointChunkBound:
 						body = appendU32(append(body, opLocalGet), countLocal)
 						prev = p.end
+					case pointChunkExit:
+						body = append(body, info.chunks[p.chunk-1].exitTest(1)...) // in $l: $yield is 1
 					case pointTail:
 						st.OutlinedLoops++
-						if p.chunk != 0 {
-							body = append(body, info.chunks[p.chunk-1].exitTest()...)
+						if p.chunk != 0 && !info.chunks[p.chunk-1].brTail {
+							body = append(body, info.chunks[p.chunk-1].exitTest(0)...)
 						}
 						if p.val&tailBatched != 0 {
 							body = append(body, bc.tail...)
@@ -1527,6 +1529,7 @@ const (
 	pointLabel             // a label immediate (bytes at..end) to replace by val
 	pointChunkLocal        // a local index immediate (bytes at..end) to replace by the count local's
 	pointChunkBound        // an instruction (bytes at..end) to replace by local.get of the count local
+	pointChunkExit         // before the branch that ends a counted loop's body: the chunk's tail test
 )
 
 // point is an insertion point: an offset in the input and what goes there.
@@ -1539,6 +1542,17 @@ type point struct {
 	// chunk is, for the pointWrap, pointOutLoop and pointTail of a counted
 	// loop, 1 + its index in exprInfo.chunks; 0 otherwise.
 	chunk int
+}
+
+// insertPoint inserts p into points, which are sorted by offset, after
+// every point at or before p's offset: points recorded earlier at the same
+// offset are emitted first.
+func insertPoint(points []point, p point) []point {
+	i := sort.Search(len(points), func(i int) bool { return points[i].at > p.at })
+	points = append(points, point{})
+	copy(points[i+1:], points[i:])
+	points[i] = p
+	return points
 }
 
 // Bits of a pointTail's val.
@@ -1722,7 +1736,10 @@ func walkExpr(r *reader, info *exprInfo) error {
 								chunk = len(info.chunks)
 								info.points[f.wrap].chunk = chunk
 								info.points[f.wrap+1].chunk = chunk
-								info.points = append(info.points, repl...)
+								for _, p := range repl {
+									p.chunk = chunk
+									info.points = insertPoint(info.points, p)
+								}
 							}
 						}
 					}
