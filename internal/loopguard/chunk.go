@@ -6,25 +6,27 @@ package loopguard
 // whatever the loop itself counts. Many innermost loops that compilers emit
 // already count: LLVM's loops over arrays end in
 //
-//	local.get $k  i32.const -1  i32.add  local.tee $k  br_if 0       (down to zero)
+//	local.get $k  i32.const -m  i32.add  local.tee $k  br_if 0       (down to zero)
 //
-// or
+// with m a power of two, or
 //
 //	local.get $n  local.get $i  i32.const s  i32.add  local.tee $i  i32.ne  br_if 0
 //
 // (up or down to a bound that does not change in the loop; also with the
-// bound after the increment, and with i32.lt_u, i32.lt_s for s > 0 and
-// i32.gt_u, i32.gt_s for s < 0). Such a loop
-// can be cut into chunks of Batch iterations by its own counter: on entry,
-// the count local is set to where this chunk ends, the loop's exit test
-// compares with it instead, and when the loop falls out of its end the tail
-// checks whether that was the real end or only the chunk's. The iteration
-// then costs nothing more than the unguarded loop: the test that was
-// there is the only test. A chunk that is not the last takes Batch from the
-// global countdown on the yield path, exactly as a batched loop's batch
-// does, and the last chunk of a visit, like a batched loop's unfinished
-// batch, is not counted; so the yield and kill behaviour of the module is
-// the same as with plain batching, iteration for iteration.
+// bound after the increment, with i32.lt_u or i32.lt_s for s > 0 and
+// i32.gt_u or i32.gt_s for s < 0, and followed by a branch out of the
+// loop, br N, which is then the loop's way out). Such a loop can be cut
+// into chunks of Batch iterations by its own counter. On entry, the count
+// local is set to where this chunk ends, and the loop's exit test compares
+// with it instead. When the loop leaves by that test, the tail checks
+// whether that was the real end or only the chunk's. The iteration then
+// costs nothing more than the unguarded loop: the test that was there is
+// the only test. A chunk that is not the last takes Batch from the global
+// countdown on the yield path, exactly as a batched loop's batch does. The
+// last chunk of a visit, like a batched loop's unfinished batch, is not
+// counted. So the module yields and sees the kill switch after the same
+// iterations as with plain batching (chunks that end early, near the top
+// of the integer range, make it sooner).
 
 // Kinds of counted loops.
 const (
