@@ -150,13 +150,7 @@ func TestBatchedCountdownInsertedCode(t *testing.T) {
 	out, _ := mustInstrument(t, countedModule(), batchOpts())
 	const c, ctr, kill = 4, 1, 0 // readsK(n): count local 4; globals: kill 0, countdown 1
 	check := cat(localGet(c), i32Const(1), i32Sub, localTee(c), []byte{0x45}, brIf(1))
-	yieldPath := cat(br(2), end, // to $exit; end of $yield
-		globalGet(ctr), i32Const(batchSize), i32Sub, globalSet(ctr),
-		globalGet(ctr), i32Const(0), []byte{0x4c}, []byte{0x04, empty}, // i32.le_s, if
-		i32Const(batchYield), globalSet(ctr), i32Const(0), []byte{0x40, 0x00, 0x1a},
-		globalGet(kill), []byte{0x04, empty}, unreachable, end,
-		end,
-		br(0), end, end) // to $outer; end of $outer, of $exit
+	yieldPath := batchYieldPath(ctr, kill)
 	want := cat(vec(cat(u32(3), []byte{i32}), cat(u32(1), []byte{i32})),
 		block(empty), loop(empty), i32Const(batchSize+1), localSet(c), block(empty),
 		loop(empty), check,
@@ -165,6 +159,20 @@ func TestBatchedCountdownInsertedCode(t *testing.T) {
 	if !strings.Contains(string(out), string(cat(u32(uint32(len(want))), want))) {
 		t.Fatalf("instrumented module lacks body % x", want)
 	}
+}
+
+// batchYieldPath is what follows a batched (or chunked) loop's end with
+// batchOpts: the branch to $exit, then the yield path that takes a batch
+// from the countdown global ctr, yields and checks the kill global when it
+// runs out, and re-enters the loop.
+func batchYieldPath(ctr, kill uint32) []byte {
+	return cat(br(2), end, // to $exit; end of $yield
+		globalGet(ctr), i32Const(batchSize), i32Sub, globalSet(ctr),
+		globalGet(ctr), i32Const(0), []byte{0x4c}, []byte{0x04, empty}, // i32.le_s, if
+		i32Const(batchYield), globalSet(ctr), i32Const(0), []byte{0x40, 0x00, 0x1a},
+		globalGet(kill), []byte{0x04, empty}, unreachable, end,
+		end,
+		br(0), end, end) // to $outer; end of $outer, of $exit
 }
 
 // TestBatchedCountdownOptions checks the option errors.

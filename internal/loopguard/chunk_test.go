@@ -114,11 +114,7 @@ func countedModule() []byte {
 	}
 	exports = append(exports, exportEntry("mem", kindMemory, 0))
 	return module(
-		section(secType, vec(
-			funcType([]byte{i32}, nil),
-			funcType(nil, nil),
-			funcType([]byte{i32, i32}, []byte{i32, i32}),
-			funcType([]byte{i32}, []byte{i32}))),
+		shapeTypes(),
 		section(secFunction, vec(funcs...)),
 		section(secMemory, vec([]byte{0x00, 0x01})),
 		section(secExport, vec(exports...)),
@@ -259,14 +255,7 @@ func TestChunkedLoopsKill(t *testing.T) {
 // TestChunkedLoopsInsertedCode pins the code of a counted loop of each kind.
 func TestChunkedLoopsInsertedCode(t *testing.T) {
 	out, _ := mustInstrument(t, countedModule(), batchOpts())
-	const ctr, kill = 1, 0       // globals: kill 0, countdown 1
-	yieldPath := cat(br(2), end, // to $exit; end of $yield
-		globalGet(ctr), i32Const(batchSize), i32Sub, globalSet(ctr),
-		globalGet(ctr), i32Const(0), []byte{0x4c}, []byte{0x04, empty}, // i32.le_s, if
-		i32Const(batchYield), globalSet(ctr), i32Const(0), []byte{0x40, 0x00, 0x1a},
-		globalGet(kill), []byte{0x04, empty}, unreachable, end,
-		end,
-		br(0), end, end) // to $outer; end of $outer, of $exit
+	yieldPath := batchYieldPath(1, 0) // globals: kill 0, countdown 1
 	ltU := []byte{0x49}
 	ifEmpty, ifI32, els := []byte{0x04, empty}, []byte{0x04, i32}, []byte{0x05}
 	// down(n): count local 1.

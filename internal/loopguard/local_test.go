@@ -120,11 +120,7 @@ func shapesModule() []byte {
 	}
 	exports = append(exports, exportEntry("mem", kindMemory, 0))
 	return module(
-		section(secType, vec(
-			funcType([]byte{i32}, nil),
-			funcType(nil, nil),
-			funcType([]byte{i32, i32}, []byte{i32, i32}),
-			funcType([]byte{i32}, []byte{i32}))),
+		shapeTypes(),
 		section(secFunction, vec(u32(tVoid), u32(tVoidI32), u32(tVoidI32), u32(tVoidI32), u32(tVoidI32),
 			u32(tI32I32), u32(tI32I32), u32(tVoidI32), u32(tVoidI32), u32(tVoidI32), u32(tVoidI32))),
 		section(secMemory, vec([]byte{0x00, 0x01})),
@@ -132,6 +128,16 @@ func shapesModule() []byte {
 		section(secExport, vec(exports...)),
 		section(secCode, vec(tick, loopN, nested, calls, recurse, manyLocals, multi, thrower, middle, catcher, tailLoop)),
 	)
+}
+
+// shapeTypes is the type section of shapesModule and countedModule, in the
+// order of the t* constants.
+func shapeTypes() []byte {
+	return section(secType, vec(
+		funcType([]byte{i32}, nil),
+		funcType(nil, nil),
+		funcType([]byte{i32, i32}, []byte{i32, i32}),
+		funcType([]byte{i32}, []byte{i32})))
 }
 
 func newEHRuntime(t testing.TB) (context.Context, wazero.Runtime) {
