@@ -1,6 +1,8 @@
 package loopguard_test
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -298,5 +300,115 @@ func TestChunkedLoopsInsertedCode(t *testing.T) {
 	_, st := mustInstrument(t, countedModule(), loopguard.Options{YieldEvery: batchYield, Outline: true})
 	if st.ChunkedLoops != 0 || st.BatchedLoops != 0 {
 		t.Fatalf("without Batch: stats %+v, want no loop batched or chunked", st)
+	}
+}
+
+// TestChunkedLoopsRandom compares guarded and unguarded step loops of every
+// recognised test, step and operand order on random starts and bounds
+// drawn near the places where arithmetic wraps (0, 2^31, 2^32) and near
+// each other, skipping those that would run for long.
+func TestChunkedLoopsRandom(t *testing.T) {
+	type shape struct {
+		cmp        byte
+		step       int32
+		boundFirst bool
+	}
+	var shapes []shape
+	for _, cmp := range []byte{0x47, 0x48, 0x49, 0x4a, 0x4b} { // ne, lt_s, lt_u, gt_s, gt_u
+		for _, step := range []int32{1, 2, 8, -1, -4} {
+			if (cmp == 0x48 || cmp == 0x49) && step < 0 || (cmp == 0x4a || cmp == 0x4b) && step > 0 {
+				continue
+			}
+			shapes = append(shapes, shape{cmp, step, false}, shape{cmp, step, true})
+		}
+	}
+	// The bound-first form compares n with i': mirror the test.
+	mirror := map[byte]byte{0x47: 0x47, 0x48: 0x4a, 0x49: 0x4b, 0x4a: 0x48, 0x4b: 0x49}
+	tick := body(nil, i32Const(0), i32Const(0), op(opI32Load, memarg(2, 0)), i32Const(1), i32Add, op(opI32Store, memarg(2, 0)), end)
+	bodies := [][]byte{tick}
+	funcs := [][]byte{u32(0)}
+	exports := [][]byte{exportEntry("mem", kindMemory, 0)}
+	for k, sh := range shapes {
+		inc := cat(localGet(0), i32Const(sh.step), i32Add, localTee(0))
+		test := cat(inc, localGet(1), []byte{sh.cmp})
+		if sh.boundFirst {
+			test = cat(localGet(1), inc, []byte{mirror[sh.cmp]})
+		}
+		bodies = append(bodies, body(nil, loop(empty), call(0), test, brIf(0), end, localGet(0), end))
+		funcs = append(funcs, u32(1))
+		exports = append(exports, exportEntry(fmt.Sprintf("f%d", k), kindFunc, uint32(k+1)))
+	}
+	plain := module(
+		section(secType, vec(funcType(nil, nil), funcType([]byte{i32, i32}, []byte{i32}))),
+		section(secFunction, vec(funcs...)),
+		section(secMemory, vec([]byte{0x00, 0x01})),
+		section(secExport, vec(exports...)),
+		section(secCode, vec(bodies...)),
+	)
+	out, st := mustInstrument(t, plain, batchOpts())
+	if st.ChunkedLoops != len(shapes) {
+		t.Fatalf("%d of %d loops chunked", st.ChunkedLoops, len(shapes))
+	}
+	ctx, r := newEHRuntime(t)
+	ref := instantiate(t, ctx, r, plain, "plain")
+	guarded := instantiate(t, ctx, r, out, "guarded")
+	// iterations returns how many bodies the loop runs from i0 towards n,
+	// or -1 if more than limit.
+	holds := func(cmp byte, a, b uint32) bool {
+		switch cmp {
+		case 0x47:
+			return a != b
+		case 0x48:
+			return int32(a) < int32(b)
+		case 0x49:
+			return a < b
+		case 0x4a:
+			return int32(a) > int32(b)
+		}
+		return a > b
+	}
+	const limit = 5000
+	iterations := func(sh shape, i0, n uint32) int {
+		i := i0
+		for k := 1; k <= limit; k++ {
+			i += uint32(sh.step)
+			if !holds(sh.cmp, i, n) {
+				return k
+			}
+		}
+		return -1
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	anchors := []uint32{0, 1 << 31, 1<<32 - 1, 1000}
+	near := func() uint32 { return anchors[rng.IntN(len(anchors))] + uint32(rng.IntN(2*limit)-limit) }
+	ran := 0
+	for trial := 0; trial < 4000; trial++ {
+		k := rng.IntN(len(shapes))
+		sh := shapes[k]
+		i0 := near()
+		n := i0 + uint32(int32(rng.IntN(6*limit)-3*limit))
+		if rng.IntN(2) == 0 {
+			n = near()
+		}
+		want := iterations(sh, i0, n)
+		if want < 0 {
+			continue
+		}
+		ran++
+		fn := fmt.Sprintf("f%d", k)
+		before := [2]uint32{ticks(t, ref), ticks(t, guarded)}
+		w, err1 := invoke(t, ctx, ref, fn, uint64(i0), uint64(n))
+		g, err2 := invoke(t, ctx, guarded, fn, uint64(i0), uint64(n))
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%+v from %#x to %#x: %v, %v", sh, i0, n, err1, err2)
+		}
+		bodies := [2]uint32{ticks(t, ref) - before[0], ticks(t, guarded) - before[1]}
+		if w[0] != g[0] || bodies[0] != bodies[1] || int(bodies[0]) != want {
+			t.Fatalf("%+v from %#x to %#x: guarded %#x after %d bodies, unguarded %#x after %d, want %d bodies",
+				sh, i0, n, g[0], bodies[1], w[0], bodies[0], want)
+		}
+	}
+	if ran < 1000 {
+		t.Fatalf("only %d of 4000 trials ran", ran)
 	}
 }
