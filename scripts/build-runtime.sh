@@ -291,6 +291,13 @@ stage_package() {
   if grep -rqF "$BUILD" "$sl"; then
     echo "build dir path left in:" >&2; grep -rlF "$BUILD" "$sl" >&2; exit 1
   fi
+  # Likewise the checkout's path: scipy's __config__ names the compiler
+  # wrappers under scripts/ (scripts/pillow/sjlj/wasm-cc, ...);
+  # build-scipy.sh maps it already, for the checkout that built scipy.
+  { grep -rlF --include='*.py' "$ROOT/" "$sl" || true; } | xargs -r sed -i "s#$ROOT/#/pybox-src/#g"
+  if grep -rqF "$ROOT/" "$sl"; then
+    echo "checkout path left in:" >&2; grep -rlF "$ROOT/" "$sl" >&2; exit 1
+  fi
   # Sourceless .pyc next to where the .py was: no stat of sources at import.
   /usr/bin/python3.11 -m compileall -q -b -j "$JOBS" \
     --invalidation-mode unchecked-hash -d /usr/local/lib/python3.11 "$sl" >/dev/null

@@ -466,6 +466,10 @@ for src, rel in todo:
 print(f"{len(todo)} files", file=sys.stderr)
 PY
 cp "$SRC/LICENSE.txt" "$SP/scipy/LICENSE.txt"
+# __config__.py records the compiler command lines, which name the wrappers
+# under this checkout's scripts/: the bundle must not depend on where the
+# checkout is (build-runtime.sh maps the build folder the same way).
+sed -i "s#$ROOT/#/pybox-src/#g" "$SP/scipy/__config__.py"
 # scipy's vendored array_api_compat clones the numpy module attribute by
 # attribute, which imports numpy.f2py (left out by build-numpy.sh): its
 # Python files are added when scipy is bundled.
