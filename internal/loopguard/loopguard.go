@@ -151,7 +151,8 @@
 // to where the chunk ends, the exit test compares with it instead, and a
 // fall-through that is only the chunk's end takes the yield path. The
 // iteration then runs exactly the unguarded loop's instructions. Yields and
-// kills happen after exactly the same iterations as with plain batching;
+// kills happen after the same iterations as with plain batching (sooner
+// where a chunk ends early, near the top of the integer range);
 // Stats.ChunkedLoops counts these loops.
 //
 // Limitations: only loops are guarded. A guest blocked inside a host function
@@ -1539,8 +1540,9 @@ type point struct {
 	kind uint8
 	end  int    // pointLabel, pointChunkLocal, pointChunkBound: end of the bytes replaced; pointWrap: end of the block type
 	val  uint32 // pointLabel: the new label; pointTail: tailResults, tailBatched; pointWrap, pointOutLoop: 1 if batched
-	// chunk is, for the pointWrap, pointOutLoop and pointTail of a counted
-	// loop, 1 + its index in exprInfo.chunks; 0 otherwise.
+	// chunk is, for the pointWrap, pointOutLoop, pointTail and
+	// pointChunk* points of a counted loop, 1 + its index in
+	// exprInfo.chunks; 0 otherwise.
 	chunk int
 }
 
