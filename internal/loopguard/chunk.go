@@ -52,6 +52,9 @@ type chunkLoop struct {
 	// branch out of the loop (chunkStep only): the tail test goes before
 	// that branch (a pointChunkExit) instead of after the loop's end.
 	brTail bool
+	// nested is set for a loop inside another batched loop: its chunk
+	// bound goes in a second local, since the first holds the nest's count.
+	nested bool
 }
 
 // scanInstr is one instruction seen in a scanned loop body.

@@ -102,7 +102,7 @@
 // few percent). python.wasm grows from 40.1 MB (inline, stripped) to 40.8
 // MB (outlined) or 43.0 MB (local).
 //
-// # Batched innermost loops
+// # Batched loops
 //
 // Even outlined, the global countdown costs a load, a subtract and a store
 // of the global (through the module context, itself often reloaded from
@@ -112,35 +112,45 @@
 // 0.75x the time.
 //
 // Options.Batch (scripts/loopguard -countdown batched, the default there)
-// changes the innermost outlined loops, those with no loop inside them
-// (calls do not count). Each counts in an i32 local of its function, set to
-// Batch+1 when the loop is entered, decremented at the top of every
-// iteration. When it reaches zero, the loop leaves through its yield path,
-// which subtracts Batch from the global countdown, yields if that leaves it
-// at zero or below (setting it to YieldEvery), and re-enters the loop,
-// which sets the local again. The iteration is then one register decrement
-// and a branch. The global stays positive, so the loops that still
-// decrement it by one (outer loops, loops with parameters, functions with
-// handlers) reach zero as before. A spinning innermost loop takes its
-// iterations from the global exactly, Batch at a time, and so yields every
-// YieldEvery iterations (rounded up to a multiple of Batch).
+// changes the outlined loops. A nest of them (an outlined loop that no
+// other outlined loop contains, its root, with all the outlined loops
+// inside it) counts in one i32 local of its function, set to Batch+1 when
+// the root is entered and decremented at the top of every iteration of
+// every loop of the nest. When it reaches zero, the loop whose check it was
+// leaves through its yield path, which subtracts Batch from the global
+// countdown, yields if that leaves it at zero or below (setting it to
+// YieldEvery), sets the local to Batch+1 again, and re-enters the loop. The
+// iteration is then one register decrement and a branch. The global stays
+// positive, so the loops that still decrement it by one (loops with
+// parameters, functions with handlers) reach zero as before. A spinning
+// nest takes its iterations from the global exactly, Batch at a time, and
+// so yields every YieldEvery iterations (rounded up to a multiple of
+// Batch).
 //
-// The price: a visit to a batched loop that ends before its local runs out
-// is not counted at all, so up to Batch iterations per visit go uncounted.
-// That delays the yield but cannot stop it: visits are repeated only by
-// code that counts (an enclosing loop, which counts on the global; a loop
-// in a caller, counted in its own batches or on the global; CPython's eval
-// loop, which has its own countdown) or by recursion, which the stack
-// bounds. The delay compounds along call chains: a batched loop whose short
-// visits call a function whose batched loop runs briefly hides up to Batch
-// iterations of the callee per uncounted iteration of its own, so k such
-// levels hide up to about Batch^k iterations per counted one. With pybox's
-// 16384 and 64 a spinning loop still yields every 16384 iterations, and a
-// guest spinning through one level of short loops every million or so
-// (a few milliseconds). Tail calls (return_call) can repeat a function
-// without a loop or a stack; a cycle of them was never guarded (see
-// Limitations), and batching adds that a cycle whose functions loop
-// briefly is not counted either.
+// The price: a visit to a nest that ends before its local runs out is not
+// counted at all, so up to Batch iterations per visit go uncounted. That
+// delays the yield but cannot stop it: visits are repeated only by code
+// that counts (a loop in a caller, counted in its own batches or on the
+// global; CPython's eval loop, which has its own countdown) or by
+// recursion, which the stack bounds. The delay compounds along call
+// chains: a nest whose short visits call a function whose nest runs
+// briefly hides up to Batch iterations of the callee per uncounted
+// iteration of its own, so k such levels hide up to about Batch^k
+// iterations per counted one. With pybox's 16384 and 64 a spinning loop
+// still yields every 16384 iterations, and a guest spinning through one
+// level of short visits every million or so (a few milliseconds). Tail
+// calls (return_call) can repeat a function without a loop or a stack; a
+// cycle of them was never guarded (see Limitations), and batching adds that
+// a cycle whose functions loop briefly is not counted either.
+//
+// Until 2026-11-30 only innermost loops were batched, each in a local set
+// on every visit, and the loops around them counted on the global. A short
+// visit to an innermost loop was then lost per iteration of the loop around
+// it, and that loop paid the global's load and store in every iteration:
+// SRE's matcher, whose opcode dispatch is a loop around the matching loops,
+// did so once per opcode. With one local per nest, regex_v8 runs 1.2% fewer
+// instructions and the other benchmarks of docs/cpu.md the same within
+// 1%.
 //
 // # Counted innermost loops
 //
@@ -247,14 +257,14 @@ type Options struct {
 	// in the package documentation). LocalCountdown outlines as well.
 	Outline bool
 
-	// Batch, with Outline and YieldEvery, makes every innermost outlined
-	// loop (one that contains no other loop) count down in an i32 local
-	// of its function instead of the global: the local is set when the
-	// loop is entered, decremented in each iteration, and when it runs out
-	// (after Batch iterations), the loop leaves through its yield path,
-	// which takes Batch
-	// from the global countdown (yielding if that reaches zero) and
-	// re-enters the loop. See "Batched innermost loops" in the package
+	// Batch, with Outline and YieldEvery, makes every outlined loop count
+	// down in an i32 local of its function instead of the global, one
+	// local for each nest of outlined loops: the local is set when the
+	// nest's outermost loop is entered, decremented in each iteration of
+	// any loop of the nest, and when it runs out (after Batch iterations),
+	// the loop leaves through its yield path, which takes Batch from the
+	// global countdown (yielding if that reaches zero), sets the local
+	// again and re-enters the loop. See "Batched loops" in the package
 	// documentation. Zero keeps the global countdown in every loop. It
 	// cannot be combined with LocalCountdown.
 	Batch uint32
@@ -287,7 +297,8 @@ type Stats struct {
 	// loop instruction (the one that re-enters it) to the output.
 	OutlinedLoops int
 	// BatchedLoops is the number of outlined loops that count in a local
-	// and take Options.Batch iterations from the global at a time.
+	// (their nest's) and take Options.Batch iterations from the global at
+	// a time.
 	BatchedLoops int
 	// ChunkedLoops is the number of those batched loops that count with
 	// their own exit test instead (see "Counted innermost loops" in the
@@ -771,6 +782,7 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 				// labels.
 				info.points, info.loops, info.outline, info.params = info.points[:0], 0, true, paramCounts
 				info.batch, info.batchSize, info.batched, info.chunks = opts.Batch > 0, opts.Batch, 0, info.chunks[:0]
+				info.nestedChunks = 0
 				if err := walkExpr(&reader{buf: wasm, pos: localsEnd, end: br.end}, &info); err != nil {
 					return nil, st, fnErr(err)
 				}
@@ -791,7 +803,16 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 					countLocal = uint32(idx)
 					body = appendU32(body, nLocals+1)
 					body = append(body, wasm[localsStart:localsEnd]...)
-					body = append(body, 0x01, 0x7f) // one i32
+					if info.nestedChunks > 0 {
+						// The chunk bounds of counted loops inside a nest
+						// go in a second local (chunkLocal).
+						if idx+1 >= 1<<32-1 {
+							return nil, st, fnErr(errors.New("too many locals to add the countdown locals"))
+						}
+						body = append(body, 0x02, 0x7f) // two i32
+					} else {
+						body = append(body, 0x01, 0x7f) // one i32
+					}
 					if useLocal {
 						lc = localCountdown(uint32(idx), ctr, st.Global, opts.YieldEvery, memory64)
 						body = append(body, lc.load...)
@@ -802,6 +823,14 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 				}
 				st.BatchedLoops += info.batched
 				st.ChunkedLoops += len(info.chunks)
+				// chunkLocal is the local holding a counted loop's chunk
+				// bound.
+				chunkLocal := func(chunk int) uint32 {
+					if info.chunks[chunk-1].nested {
+						return countLocal + 1
+					}
+					return countLocal
+				}
 				lastLoad := -1
 				for _, p := range info.points {
 					body = append(body, wasm[prev:p.at]...)
@@ -814,9 +843,9 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 						body = append(body, wasm[p.at+1:p.end]...)
 						body = append(body, 0x03, 0x40) // loop
 						if p.chunk != 0 {
-							body = append(body, info.chunks[p.chunk-1].init(countLocal, opts.Batch)...)
-						} else if p.val != 0 {
-							body = append(body, bc.init...)
+							body = append(body, info.chunks[p.chunk-1].init(chunkLocal(p.chunk), opts.Batch)...)
+						} else if p.val == 1 {
+							body = append(body, bc.init...) // a nest's root (or a lone loop)
 						}
 						body = append(body, 0x02, 0x40) // block
 					case pointOutLoop:
@@ -829,10 +858,10 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 							body = append(body, lc.outCheck...)
 						}
 					case pointChunkLocal:
-						body = appendU32(body, countLocal)
+						body = appendU32(body, chunkLocal(p.chunk))
 						prev = p.end
 					case pointChunkBound:
-						body = appendU32(append(body, opLocalGet), countLocal)
+						body = appendU32(append(body, opLocalGet), chunkLocal(p.chunk))
 						prev = p.end
 					case pointChunkExit:
 						body = append(body, info.chunks[p.chunk-1].exitTest(1)...) // in $l: $yield is 1
@@ -841,7 +870,9 @@ func instrument(wasm []byte, opts Options) ([]byte, Stats, error) {
 						if p.chunk != 0 && !info.chunks[p.chunk-1].brTail {
 							body = append(body, info.chunks[p.chunk-1].exitTest(0)...)
 						}
-						if p.val&tailBatched != 0 {
+						if p.val&tailNested != 0 {
+							body = append(body, bc.tailNested...)
+						} else if p.val&tailBatched != 0 {
 							body = append(body, bc.tail...)
 						} else {
 							body = append(body, lc.tail...)
@@ -1175,11 +1206,15 @@ func yieldTail(set byte, idx, kill, yieldEvery uint32, memory64 bool) []byte {
 	return append(c, 0x0c, 0x00, 0x0b) // br 0 ($outer), end ($outer)
 }
 
-// batchCode holds the sequences of a batched innermost loop (Options.Batch).
+// batchCode holds the sequences of a batched loop (Options.Batch).
 type batchCode struct {
 	init     []byte // in $outer, before $yield: local.set $c to the batch
 	outCheck []byte // the check at the start of the loop body
 	tail     []byte // after the loop's end, up to the end of $outer
+	// tailNested is tail for a loop inside another batched loop, which
+	// shares its nest's count local: the yield path sets the local again
+	// before it re-enters the loop, since entering does not.
+	tailNested []byte
 }
 
 // batchedCountdown returns the sequences for the batched loops of a function
@@ -1217,8 +1252,11 @@ type batchCode struct {
 //	  end
 //	end
 //
-// The global stays positive, so loops that decrement it by one still reach
-// zero.
+// That is a nest's root (or a loop alone). A loop inside another batched
+// loop shares its nest's $c: it leaves out the i32.const and local.set at
+// the top of $outer, and its yield path sets $c to batch+1 before br
+// $outer instead (tailNested). The global stays positive, so loops that
+// decrement it by one still reach zero.
 func batchedCountdown(loc, ctr, kill, yieldEvery, batch uint32, memory64 bool) batchCode {
 	var bc batchCode
 	// batch+1: the check that runs out leaves before the body and
@@ -1240,7 +1278,10 @@ func batchedCountdown(loc, ctr, kill, yieldEvery, batch uint32, memory64 bool) b
 	c = appendU32(c, ctr)
 	c = append(c, 0x41, 0x00, 0x4c, 0x04, 0x40) // i32.const 0, i32.le_s, if (empty)
 	c = appendResetYield(c, 0x24, ctr, yieldEvery, kill, memory64)
-	bc.tail = append(c, 0x0b, 0x0c, 0x00, 0x0b) // end, br 0 ($outer), end ($outer)
+	c = append(c, 0x0b)                   // end (if)
+	bc.tail = append(c, 0x0c, 0x00, 0x0b) // br 0 ($outer), end ($outer)
+	c = append(c[:len(c):len(c)], bc.init...)
+	bc.tailNested = append(c, 0x0c, 0x00, 0x0b)
 	return bc
 }
 
@@ -1560,8 +1601,13 @@ func insertPoint(points []point, p point) []point {
 // Bits of a pointTail's val.
 const (
 	tailResults = 1 << iota // the loop has results
-	tailBatched             // an innermost loop counting in a local (Options.Batch)
+	tailBatched             // a loop counting in a local (Options.Batch)
+	tailNested              // batched inside another batched loop: its yield path sets the nest's local again
 )
+
+// wrapNested is the val of the pointWrap of a batched loop inside another:
+// unlike its nest's root, it does not set the count local on entry.
+const wrapNested = 2
 
 // frame is an open block during walkExpr in outlining mode.
 type frame struct {
@@ -1569,7 +1615,10 @@ type frame struct {
 	bt    int    // outlined loop: offset of its block type
 	loop  bool   // a loop, outlined or not
 	inner bool   // a loop that contains another loop
-	wrap  int    // outlined loop: index of its pointWrap in exprInfo.points
+	// nested marks an outlined loop inside another outlined loop: in batch
+	// mode it counts in the local of its nest, which its root sets.
+	nested bool
+	wrap   int // outlined loop: index of its pointWrap in exprInfo.points
 }
 
 // exprInfo collects what walkExpr finds in a function body.
@@ -1587,12 +1636,13 @@ type exprInfo struct {
 	outline bool
 	params  []uint32
 	frames  []frame
-	// batch (input), with outline, marks innermost outlined loops as
-	// batched (the val of their pointWrap, pointOutLoop and pointTail);
-	// batched counts them.
-	batch     bool
-	batchSize uint32
-	batched   int
+	// batch (input), with outline, marks outlined loops as batched (the
+	// val of their pointWrap, pointOutLoop and pointTail; wrapNested and
+	// tailNested for those inside another); batched counts them.
+	batch        bool
+	batchSize    uint32
+	batched      int
+	nestedChunks int // counted loops inside another batched loop
 	// scan follows the innermost outlined loop being walked, in batch
 	// mode, so that its end can tell whether it is a counted loop; chunks
 	// holds the counted loops found (see chunkLoop).
@@ -1702,7 +1752,14 @@ func walkExpr(r *reader, info *exprInfo) error {
 					if info.batch {
 						info.scan.start(depth)
 					}
-					info.frames = append(info.frames, frame{extra: 3, bt: bt, loop: true, wrap: len(info.points)})
+					nested := false
+					for j := len(info.frames) - 1; j >= 0; j-- {
+						if info.frames[j].extra != 0 {
+							nested = true
+							break
+						}
+					}
+					info.frames = append(info.frames, frame{extra: 3, bt: bt, loop: true, wrap: len(info.points), nested: nested})
 					info.points = append(info.points, point{at: at, kind: pointWrap, end: r.pos})
 					info.points = append(info.points, point{at: r.pos, kind: pointOutLoop})
 				} else {
@@ -1727,13 +1784,27 @@ func walkExpr(r *reader, info *exprInfo) error {
 						val = tailResults
 					}
 					chunk := 0
-					if info.batch && !f.inner {
+					if info.batch {
 						val |= tailBatched
 						info.points[f.wrap].val = 1
 						info.points[f.wrap+1].val = 1
 						info.batched++
-						if r.buf[f.bt] == 0x40 && info.scan.active && info.scan.depth == depth+1 {
+						if f.nested {
+							// Counts in its nest's local, set by the root.
+							info.points[f.wrap].val = wrapNested
+							val |= tailNested
+						}
+						if !f.inner && r.buf[f.bt] == 0x40 && info.scan.active && info.scan.depth == depth+1 {
 							if cl, repl, ok := info.scan.match(info.batchSize); ok {
+								// A counted loop keeps its own chunk
+								// bound; inside a nest, in a second
+								// local, since the nest's count lives
+								// on around it.
+								cl.nested = f.nested
+								if f.nested {
+									info.nestedChunks++
+									val &^= tailNested
+								}
 								info.chunks = append(info.chunks, cl)
 								chunk = len(info.chunks)
 								info.points[f.wrap].chunk = chunk

@@ -1078,7 +1078,7 @@ func realPythonKill(t *testing.T, wasm []byte, lib string, opts loopguard.Option
 
 // seedModules are the hand-built modules, used as fuzz seeds too.
 func seedModules() [][]byte {
-	return [][]byte{spinModule(), importsModule(), bareModule(), bulkModule(), mixModule(), envModule(), countedModule()}
+	return [][]byte{spinModule(), importsModule(), bareModule(), bulkModule(), mixModule(), envModule(), countedModule(), nestModule()}
 }
 
 // FuzzInstrument checks that Instrument never panics, and that a module

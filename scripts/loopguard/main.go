@@ -13,8 +13,8 @@
 // process (see loopguard.Options.YieldEvery). Yielding needs a memory.
 //
 // -countdown outlined moves each loop's yield call out of the loop;
-// -countdown batched (the default) does the same, and innermost loops count
-// in a local, taking -batch N (default 64) iterations from the shared
+// -countdown batched (the default) does the same, and each nest of loops
+// counts in a local, taking -batch N (default 64) iterations from the shared
 // countdown at a time; -countdown local also keeps the countdown in a local variable of each
 // instrumented function, synchronised with the shared global around calls and
 // returns; -countdown inline is the original check (see loopguard.Options
@@ -37,8 +37,8 @@ func main() {
 	strip := flag.Bool("strip", false, "drop all custom sections (name, producers, DWARF debug info) from the output")
 	global := flag.String("global", loopguard.DefaultGlobalName, "export name of the added kill-switch global")
 	yield := flag.Uint("yield", 16384, "leave native code every N loop iterations (memory.grow 0) so the Go GC/scheduler can preempt a spinning guest; 0 = off (unsafe: a GC during a spin hangs the host)")
-	countdown := flag.String("countdown", "batched", "how loops count down to the next yield: batched (outlined, and innermost loops count in a local, taking -batch iterations from the global at a time), outlined (the global, with the yield call moved out of the loop), local (outlined, and the count in a local of each function, synced with the global around calls) or inline (the global, the yield call inside the loop)")
-	batch := flag.Uint("batch", 64, "with -countdown batched: iterations an innermost loop counts in its local before it takes them from the shared countdown")
+	countdown := flag.String("countdown", "batched", "how loops count down to the next yield: batched (outlined, and each nest of loops counts in a local, taking -batch iterations from the global at a time), outlined (the global, with the yield call moved out of the loop), local (outlined, and the count in a local of each function, synced with the global around calls) or inline (the global, the yield call inside the loop)")
+	batch := flag.Uint("batch", 64, "with -countdown batched: iterations a nest of loops counts in its local before it takes them from the shared countdown")
 	flag.Parse()
 	if *in == "" || *out == "" || flag.NArg() != 0 || *yield > 1<<31-1 || *batch < 1 || *batch > 1<<31-2 ||
 		(*countdown != "batched" && *countdown != "local" && *countdown != "outlined" && *countdown != "inline") {
