@@ -70,7 +70,7 @@ func markCompiled(dir string, b *packages.Bundle, took time.Duration, loaded boo
 // in its cache entries (third_party/wazero, cacheVersionSuffix in
 // internal/engine/wazevo/engine.go; TestForkCacheVersion keeps the two
 // equal). The fork bumps it when its compiled code changes.
-const forkCacheVersion = "+pybox.2504.72"
+const forkCacheVersion = "+pybox.2504.73"
 
 // forkCacheLayout is what the fork appends to that version for the layout
 // of its cache entries (cacheEntryLayout in

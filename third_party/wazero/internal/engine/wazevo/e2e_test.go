@@ -91,6 +91,17 @@ func TestE2E(t *testing.T) {
 			},
 		},
 		{
+			// Values live through a crowded loop without a use in it go to
+			// the stack first (pybox patch 0073).
+			name: "live_through", m: testcases.LiveThroughModule(16),
+			calls: []callCase{
+				{params: []uint64{0}, expResults: []uint64{288}},
+				{params: []uint64{1}, expResults: []uint64{336}},
+				{params: []uint64{7}, expResults: []uint64{209552}},
+				{params: []uint64{1000}, expResults: []uint64{1023290316}},
+			},
+		},
+		{
 			// memory.fill of zeros calls Go's memclrNoHeapPointers on amd64
 			// with every XMM register in use (pybox patch 0061).
 			name: "memory_fill", m: testcases.MemoryFillModule(),

@@ -155,7 +155,7 @@ var _ wasm.Engine = (*engine)(nil)
 // entries as stale and recompiles. The number after 2504 is the last fork
 // patch that changed compiled code (0064: on amd64, v128.load64_splat and
 // f64x2.splat are one movddup).
-const cacheVersionSuffix = "+pybox.2504.72"
+const cacheVersionSuffix = "+pybox.2504.73"
 
 // NewEngine returns the implementation of wasm.Engine.
 func NewEngine(ctx context.Context, _ api.CoreFeatures, fc filecache.Cache) wasm.Engine {

@@ -3352,6 +3352,54 @@ func NestedInvariantModule(n byte) *wasm.Module {
 	}
 }
 
+// LiveThroughModule returns a module whose exported function (i32 n) ->
+// i32 computes k values n+10 .. n+k+9, two values a = n+3 and b = n+5
+// and a sum a+b before a loop that counts n down to zero, multiplying the
+// sum by a on odd n and xoring it with b on even n, and returns the sum plus
+// the k values.
+// The k values are live through the loop without a use in it; a and b are
+// used in it, but not in its header block (pybox patch 0073).
+func LiveThroughModule(k byte) *wasm.Module {
+	// Locals: 0 is the parameter, 1 the sum, 2 a, 3 b, 4..k+3 the values.
+	locals := make([]wasm.ValueType, k+3)
+	for i := range locals {
+		locals[i] = wasm.ValueTypeI32
+	}
+	var b []byte
+	for i := byte(0); i < k; i++ {
+		b = append(b, wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, i+10, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, i+4)
+	}
+	b = append(b,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, 3, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, 2,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, 5, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, 3,
+		wasm.OpcodeLocalGet, 2, wasm.OpcodeLocalGet, 3, wasm.OpcodeI32Add, wasm.OpcodeLocalSet, 1,
+		wasm.OpcodeBlock, 0x40, wasm.OpcodeLoop, 0x40,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Eqz, wasm.OpcodeBrIf, 1,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, 1, wasm.OpcodeI32And,
+		wasm.OpcodeIf, 0x40,
+		wasm.OpcodeLocalGet, 1, wasm.OpcodeLocalGet, 2, wasm.OpcodeI32Mul, wasm.OpcodeLocalSet, 1,
+		wasm.OpcodeElse,
+		wasm.OpcodeLocalGet, 1, wasm.OpcodeLocalGet, 3, wasm.OpcodeI32Xor, wasm.OpcodeLocalSet, 1,
+		wasm.OpcodeEnd,
+		wasm.OpcodeLocalGet, 0, wasm.OpcodeI32Const, 1, wasm.OpcodeI32Sub, wasm.OpcodeLocalSet, 0,
+		wasm.OpcodeBr, 0, wasm.OpcodeEnd, wasm.OpcodeEnd,
+		wasm.OpcodeLocalGet, 1,
+	)
+	for i := byte(0); i < k; i++ {
+		b = append(b, wasm.OpcodeLocalGet, i+4, wasm.OpcodeI32Add)
+	}
+	b = append(b, wasm.OpcodeEnd)
+	return &wasm.Module{
+		TypeSection: []wasm.FunctionType{{
+			Params: []wasm.ValueType{wasm.ValueTypeI32}, Results: []wasm.ValueType{wasm.ValueTypeI32},
+			ParamNumInUint64: 1, ResultNumInUint64: 1,
+		}},
+		FunctionSection: []wasm.Index{0},
+		CodeSection:     []wasm.Code{{LocalTypes: locals, Body: b}},
+		ExportSection:   []wasm.Export{{Name: ExportedFunctionName, Type: wasm.ExternTypeFunc, Index: 0}},
+	}
+}
+
 // MemoryFillModule returns a module with one page of memory whose exported
 // function takes an f64 x and a byte count n, keeps sixteen f64 values
 // x*1 .. x*16 live across two memory.fill of n bytes at address 8 (first

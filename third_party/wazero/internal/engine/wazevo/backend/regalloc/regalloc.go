@@ -61,8 +61,10 @@ type (
 		phiDefInstListPool       wazevoapi.Pool[phiDefInstList[I]]
 
 		// Followings are re-used during various places.
-		blks  []B
-		reals []RealReg
+		blks []B
+		// loopBlks holds the blocks of a loop for markLoopUses.
+		loopBlks []B
+		reals    []RealReg
 
 		// Following two fields are updated while iterating the blocks in the reverse postorder.
 		state       state[I, B, F]
@@ -101,6 +103,9 @@ type (
 		// any loop), from the loop nesting forest. It breaks ties when
 		// choosing which value to evict (findOrSpillAllocatable).
 		loopDepth int32
+		// inLoopAt is 1 + the ID of the loop header whose natural loop
+		// markLoopUses last found this block in, or 0.
+		inLoopAt int32
 		// startRegs is a list of RealReg that are used at the beginning of the block. This is used to fix the merge edges.
 		startRegs regInUseSet[I, B, F]
 		// endRegs is a list of RealReg that are used at the end of the block. This is used to fix the merge edges.
@@ -147,6 +152,9 @@ type (
 		// releaseAtCrowdedLoopHeader last counted this value for, or 0: a
 		// header's liveIns may list a value more than once.
 		countedAt int32
+		// usedInLoopAt is 1 + the ID of the loop header whose loop
+		// releaseAtCrowdedLoopHeader last found this value used in, or 0.
+		usedInLoopAt int32
 	}
 
 	// phiDefInstList is a linked list of instructions that defines a phi value.
@@ -236,6 +244,7 @@ func resetVrState[I Instr, B Block[I], F Function[I, B]](vs *vrState[I, B, F]) {
 	vs.phiLastDefBlkID = -1
 	vs.phiNoSink = false
 	vs.countedAt = 0
+	vs.usedInLoopAt = 0
 	vs.desiredLoc = desiredLocUnspecified
 }
 
@@ -404,6 +413,7 @@ func resetBlockState[I Instr, B Block[I], F Function[I, B]](b *blockState[I, B, 
 	b.startFromPredIndex = -1
 	b.liveIns = b.liveIns[:0]
 	b.loopDepth = 0
+	b.inLoopAt = 0
 }
 
 func (b *blockState[I, B, F]) dump(a *RegisterInfo) {
@@ -742,6 +752,35 @@ func (a *Allocator[I, B, F]) releaseAtCrowdedLoopHeader(f F, blk B, st *blockSta
 	}
 	s := &a.state
 	var nilInstr I
+	// Values live through the loop with no use in it go to the stack
+	// first (pybox patch 0073): in a register they only displace the
+	// loop's own values, and one evicted inside the loop would be reloaded
+	// on every back edge for nothing. Then the header is crowded only if
+	// the values the loop uses are more than the registers.
+	a.markLoopUses(f, blk, mark)
+	var liveUsed [NumRegType]int
+	for _, vs := range st.liveIns {
+		if vs.countedAt == mark && vs.usedInLoopAt == mark {
+			vs.countedAt = -mark // counted once
+			liveUsed[vs.v.RegType()]++
+		}
+	}
+	for _, vs := range st.liveIns {
+		if vs.countedAt == -mark {
+			vs.countedAt = mark
+		}
+	}
+	for r := RealReg(0); r < 64; r++ {
+		vs := s.regsInUse.get(r)
+		if vs == nil || vs.v.IsRealReg() || vs.usedInLoopAt == mark || live[vs.v.RegType()] <= len(a.regInfo.AllocatableRegisters[vs.v.RegType()]) {
+			continue
+		}
+		if vs.isPhi && vs.defBlk == blk {
+			continue
+		}
+		s.releaseRealReg(r)
+	}
+	live = liveUsed
 	var used RegSet
 	for instr := blk.InstrIteratorBegin(); instr != nilInstr; instr = blk.InstrIteratorNext() {
 		for _, u := range instr.Uses(&a.vs) {
@@ -763,6 +802,48 @@ func (a *Allocator[I, B, F]) releaseAtCrowdedLoopHeader(f F, blk B, st *blockSta
 		}
 		s.releaseRealReg(r)
 	}
+}
+
+// markLoopUses sets usedInLoopAt to mark on every value used by an
+// instruction of the natural loop whose header is header: the header and
+// the blocks that reach one of its back edges without passing through it.
+// (The loop nesting forest is not that: a header's subtree also holds the
+// blocks it dominates after the loop's exits.)
+func (a *Allocator[I, B, F]) markLoopUses(f F, header B, mark int32) {
+	s := &a.state
+	var nilInstr I
+	a.getOrAllocateBlockState(header.ID()).inLoopAt = mark
+	body := append(a.loopBlks[:0], header)
+	stack := a.blks[:0]
+	for i, n := 0, header.Preds(); i < n; i++ {
+		if p := f.Pred(header, i); f.LowestCommonAncestor(header, p) == header {
+			stack = append(stack, p) // a back edge
+		}
+	}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		bs := a.getOrAllocateBlockState(b.ID())
+		if bs.inLoopAt == mark {
+			continue
+		}
+		bs.inLoopAt = mark
+		body = append(body, b)
+		for i, n := 0, b.Preds(); i < n; i++ {
+			stack = append(stack, f.Pred(b, i))
+		}
+	}
+	a.blks = stack[:0]
+	for _, b := range body {
+		for instr := b.InstrIteratorBegin(); instr != nilInstr; instr = b.InstrIteratorNext() {
+			for _, u := range instr.Uses(&a.vs) {
+				if !u.IsRealReg() {
+					s.getOrAllocateVRegState(u).usedInLoopAt = mark
+				}
+			}
+		}
+	}
+	a.loopBlks = body[:0]
 }
 
 func (a *Allocator[I, B, F]) allocBlock(f F, blk B) {
