@@ -1,12 +1,14 @@
 package loopguard_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
 
 	"github.com/pybox-dev/pybox/internal/loopguard"
 )
@@ -233,25 +235,40 @@ func TestChunkedLoopsKill(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		killSwitch(t, mod).Set(1)
-		_, err = invoke(t, ctx, mod, tc.fn, uint64(uint32(tc.n)))
-		if err == nil || !strings.Contains(err.Error(), "unreachable") {
-			t.Errorf("%s(%d) = %v, want an unreachable trap", tc.fn, tc.n, err)
-		} else if got := ticks(t, mod); got != tc.want {
-			t.Errorf("%s(%d) trapped after %d loop bodies, want %d", tc.fn, tc.n, got, tc.want)
-		}
+		trapsAfter(t, ctx, mod, tc.fn, uint64(uint32(tc.n)), tc.want)
 		mod.Close(ctx)
 	}
 	// A spinning counted loop is killed from another goroutine while
 	// garbage collections run, as the batched ones are.
+	killWithGC(t, ctx, r, countedModule(), "down/chunked", "down")
+}
+
+// trapsAfter calls fn(arg) on mod with the kill switch on and checks that
+// it traps after exactly want loop bodies (tick calls).
+func trapsAfter(t *testing.T, ctx context.Context, mod api.Module, fn string, arg uint64, want uint32) {
+	t.Helper()
+	killSwitch(t, mod).Set(1)
+	_, err := invoke(t, ctx, mod, fn, arg)
+	if err == nil || !strings.Contains(err.Error(), "unreachable") {
+		t.Errorf("%s(%d) = %v, want an unreachable trap", fn, arg, err)
+	} else if got := ticks(t, mod); got != want {
+		t.Errorf("%s(%d) trapped after %d loop bodies, want %d", fn, arg, got, want)
+	}
+}
+
+// killWithGC instruments plain with batchOpts and pybox's yield interval,
+// and kills its spinning function fn from another goroutine while garbage
+// collections run (killOne).
+func killWithGC(t *testing.T, ctx context.Context, r wazero.Runtime, plain []byte, name, fn string) {
+	t.Helper()
 	opts := batchOpts()
 	opts.YieldEvery = 16384
-	out, _ = mustInstrument(t, countedModule(), opts)
-	cm, err = r.CompileModule(ctx, out)
+	out, _ := mustInstrument(t, plain, opts)
+	cm, err := r.CompileModule(ctx, out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	killOne(t, ctx, r, cm, "down/chunked", "down")
+	killOne(t, ctx, r, cm, name, fn)
 }
 
 // TestChunkedLoopsInsertedCode pins the code of a counted loop of each kind.

@@ -1,7 +1,6 @@
 package loopguard_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/tetratelabs/wazero"
@@ -119,23 +118,10 @@ func TestNestedLoopsKill(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		killSwitch(t, mod).Set(1)
-		_, err = invoke(t, ctx, mod, tc.fn, 1<<30)
-		if err == nil || !strings.Contains(err.Error(), "unreachable") {
-			t.Errorf("%s = %v, want an unreachable trap", tc.fn, err)
-		} else if got := ticks(t, mod); got != tc.want {
-			t.Errorf("%s trapped after %d loop bodies, want %d", tc.fn, got, tc.want)
-		}
+		trapsAfter(t, ctx, mod, tc.fn, 1<<30, tc.want)
 		mod.Close(ctx)
 	}
 	// A spinning nest is killed from another goroutine while garbage
 	// collections run.
-	opts := batchOpts()
-	opts.YieldEvery = 16384
-	out, _ = mustInstrument(t, nestModule(), opts)
-	cm, err = r.CompileModule(ctx, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	killOne(t, ctx, r, cm, "three/nested", "three")
+	killWithGC(t, ctx, r, nestModule(), "three/nested", "three")
 }
