@@ -129,17 +129,10 @@ func countedModule() []byte {
 // TestChunkedLoopsCompute runs every function of countedModule, guarded and
 // not, and compares the results and the number of loop bodies run.
 func TestChunkedLoopsCompute(t *testing.T) {
-	plain := countedModule()
-	out, st := mustInstrument(t, plain, batchOpts())
 	// down, downAdd, upSum, bytes, downStep, breakStep, ltU, gtS, mirror,
 	// ltUTop, gtUDown, down2, down4, tailNe and tailLtU are counted; all
 	// 24 loops are innermost and batched.
-	if st.BatchedLoops != 24 || st.ChunkedLoops != 15 {
-		t.Fatalf("stats %+v, want 24 loops batched, 15 of them chunked", st)
-	}
-	ctx, r := newEHRuntime(t)
-	ref := instantiate(t, ctx, r, plain, "plain")
-	guarded := instantiate(t, ctx, r, out, "guarded")
+	ctx, ref, guarded := plainAndBatched(t, countedModule(), 24, 15)
 	tests := []struct {
 		fn   string
 		args []int32
@@ -178,20 +171,39 @@ func TestChunkedLoopsCompute(t *testing.T) {
 	}
 	for _, tc := range tests {
 		for _, n := range tc.args {
-			before := [2]uint32{ticks(t, ref), ticks(t, guarded)}
-			want, err := invoke(t, ctx, ref, tc.fn, uint64(uint32(n)))
-			if err != nil {
-				t.Fatalf("plain %s(%d): %v", tc.fn, n, err)
-			}
-			got, err := invoke(t, ctx, guarded, tc.fn, uint64(uint32(n)))
-			if err != nil {
-				t.Fatalf("guarded %s(%d): %v", tc.fn, n, err)
-			}
-			bodies := [2]uint32{ticks(t, ref) - before[0], ticks(t, guarded) - before[1]}
-			if got[0] != want[0] || bodies[0] != bodies[1] {
-				t.Errorf("%s(%d) = %d after %d loop bodies, want %d after %d", tc.fn, n, int32(got[0]), bodies[1], int32(want[0]), bodies[0])
-			}
+			sameAsPlain(t, ctx, ref, guarded, tc.fn, uint64(uint32(n)))
 		}
+	}
+}
+
+// plainAndBatched instruments plain with batchOpts, checks the numbers of
+// batched and chunked loops, and instantiates both modules.
+func plainAndBatched(t *testing.T, plain []byte, batched, chunked int) (context.Context, api.Module, api.Module) {
+	t.Helper()
+	out, st := mustInstrument(t, plain, batchOpts())
+	if st.BatchedLoops != batched || st.ChunkedLoops != chunked {
+		t.Fatalf("stats %+v, want %d loops batched, %d of them chunked", st, batched, chunked)
+	}
+	ctx, r := newEHRuntime(t)
+	return ctx, instantiate(t, ctx, r, plain, "plain"), instantiate(t, ctx, r, out, "guarded")
+}
+
+// sameAsPlain calls fn(arg) on the unguarded module ref and on guarded, and
+// checks that both return the same and run the same loop bodies.
+func sameAsPlain(t *testing.T, ctx context.Context, ref, guarded api.Module, fn string, arg uint64) {
+	t.Helper()
+	before := [2]uint32{ticks(t, ref), ticks(t, guarded)}
+	want, err := invoke(t, ctx, ref, fn, arg)
+	if err != nil {
+		t.Fatalf("plain %s(%d): %v", fn, int32(arg), err)
+	}
+	got, err := invoke(t, ctx, guarded, fn, arg)
+	if err != nil {
+		t.Fatalf("guarded %s(%d): %v", fn, int32(arg), err)
+	}
+	bodies := [2]uint32{ticks(t, ref) - before[0], ticks(t, guarded) - before[1]}
+	if got[0] != want[0] || bodies[0] != bodies[1] {
+		t.Errorf("%s(%d) = %d after %d loop bodies, want %d after %d", fn, int32(arg), int32(got[0]), bodies[1], int32(want[0]), bodies[0])
 	}
 }
 

@@ -59,28 +59,12 @@ func nestModule() []byte {
 // that the functions compute what they did without the guard, running the
 // same loop bodies.
 func TestNestedLoopsCompute(t *testing.T) {
-	plain := nestModule()
-	out, st := mustInstrument(t, plain, batchOpts())
-	if st.BatchedLoops != 6 || st.ChunkedLoops != 1 {
-		t.Fatalf("stats %+v, want 6 loops batched, 1 of them chunked", st)
-	}
-	ctx, r := newEHRuntime(t)
-	ref := instantiate(t, ctx, r, plain, "plain")
-	guarded := instantiate(t, ctx, r, out, "guarded")
+	ctx, ref, guarded := plainAndBatched(t, nestModule(), 6, 1)
 	for _, fn := range []string{"three", "counted"} {
 		// 300 outer iterations run several batches and chunks through
 		// every loop of the nest.
 		for _, n := range []uint64{1, 2, 21, 22, 300} {
-			before := [2]uint32{ticks(t, ref), ticks(t, guarded)}
-			w, err1 := invoke(t, ctx, ref, fn, n)
-			g, err2 := invoke(t, ctx, guarded, fn, n)
-			if err1 != nil || err2 != nil {
-				t.Fatalf("%s(%d): %v, %v", fn, n, err1, err2)
-			}
-			bodies := [2]uint32{ticks(t, ref) - before[0], ticks(t, guarded) - before[1]}
-			if w[0] != g[0] || bodies[0] != bodies[1] {
-				t.Fatalf("%s(%d): guarded %d after %d bodies, unguarded %d after %d", fn, n, g[0], bodies[1], w[0], bodies[0])
-			}
+			sameAsPlain(t, ctx, ref, guarded, fn, n)
 		}
 	}
 }
